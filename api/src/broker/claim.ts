@@ -1,0 +1,59 @@
+import { NotFoundError } from '../errors.js';
+import type { Pool } from '../db/pool.js';
+import { messageClaim, messageNextAvailable, type MessageRow } from '../db/queries/message.js';
+import type { QueueWaiters } from './waiters.js';
+
+/**
+ * A waiter that was never woken still looks again this often: a safety net for a notification
+ * lost to a dropped LISTEN connection, never the normal path.
+ */
+const SAFETY_RECHECK_MS = 5_000;
+/** A message that is available but locked by another claim right now: look again shortly. */
+const LOCKED_RECHECK_MS = 50;
+
+export interface ClaimRequest {
+  queue: string;
+  consumerId: string;
+  limit: number;
+  waitSeconds: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Claims up to `limit` messages; with `waitSeconds` > 0, waits until a message becomes claimable
+ * (woken by a notification, or by the time a delayed message becomes available) or the time is
+ * up. The first attempt is one statement; only an empty queue costs a second one.
+ */
+export async function claimMessages(pool: Pool, waiters: QueueWaiters, request: ClaimRequest): Promise<MessageRow[]> {
+  const deadline = Date.now() + request.waitSeconds * 1000;
+  for (;;) {
+    const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
+    let claimed: MessageRow[];
+    try {
+      claimed = await messageClaim(pool, request);
+    } catch (error) {
+      ticket?.cancel();
+      throw error;
+    }
+    if (claimed.length > 0) {
+      ticket?.cancel();
+      return claimed;
+    }
+    const { queueExists, nextAvailableAt } = await messageNextAvailable(pool, request.queue).catch((error) => {
+      ticket?.cancel();
+      throw error;
+    });
+    if (!queueExists) {
+      ticket?.cancel();
+      throw new NotFoundError(`No queue found with the name ${request.queue}`);
+    }
+    const now = Date.now();
+    if (!ticket || now >= deadline || request.signal?.aborted || waiters.closed) {
+      ticket?.cancel();
+      return [];
+    }
+    let until = Math.min(deadline, now + SAFETY_RECHECK_MS);
+    if (nextAvailableAt) until = Math.min(until, Math.max(nextAvailableAt.getTime(), now + LOCKED_RECHECK_MS));
+    await ticket.wait(until, request.signal);
+  }
+}

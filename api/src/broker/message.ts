@@ -1,0 +1,36 @@
+import type { MessageRow } from '../db/queries/message.js';
+
+/** The contract's message shape. */
+export interface Message {
+  message_id: string;
+  queue: string;
+  topic: string;
+  payload: string;
+  headers: Record<string, string>;
+  status: MessageRow['status'];
+  retry_count: number;
+  published_at: string;
+  available_at: string;
+  consumer_id: string | null;
+  unacked_at: string | null;
+  lease_expires_at: string | null;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    message_id: row.id,
+    queue: row.queue_name,
+    topic: row.topic_name,
+    payload: row.payload,
+    headers: row.headers,
+    status: row.status,
+    retry_count: row.retry_count,
+    published_at: row.published_at.toISOString(),
+    available_at: row.available_at.toISOString(),
+    consumer_id: row.consumer_id,
+    unacked_at: iso(row.unacked_at),
+    lease_expires_at: iso(row.lease_expires_at),
+  };
+}

@@ -1,0 +1,90 @@
+import Joi from 'joi';
+
+/**
+ * Every environment variable the broker reads, in one schema. A bad value fails at boot with
+ * a message naming the variable, never later at request time. Deployment code reads
+ * `envSchema.describe()` so that its wiring cannot drift from what the broker accepts.
+ */
+export const envSchema = Joi.object({
+  PORT: Joi.number().port().default(8080).description('HTTP port'),
+  HOST: Joi.string().default('0.0.0.0').description('Interface to listen on'),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .description('PostgreSQL connection string; unset = embedded PostgreSQL in MINIQUEUE_DATA_DIR'),
+  MINIQUEUE_DATA_DIR: Joi.string().default('./.miniqueue').description('Data directory of the embedded PostgreSQL'),
+  MINIQUEUE_DB_POOL_SIZE: Joi.number().integer().min(2).max(200).default(10).description('Connections in the pool'),
+  MINIQUEUE_BOOTSTRAP_ADMIN_KEY: Joi.string()
+    .pattern(/^mq_[A-Za-z0-9_-]{43,200}$/)
+    .description('Key of the bootstrap-admin client (mq_ + at least 43 base64url characters)'),
+  MINIQUEUE_MAX_PAYLOAD_BYTES: Joi.number().integer().min(1).max(8 * 1024 * 1024).default(262144)
+    .description('Largest payload, in UTF-8 bytes'),
+  MINIQUEUE_SWEEP_INTERVAL_SECONDS: Joi.number().integer().min(1).max(60).default(1)
+    .description('How often expired leases are returned to their queues'),
+  MINIQUEUE_IDEMPOTENCY_TTL_HOURS: Joi.number().integer().min(1).max(24 * 7).default(24)
+    .description('How long an Idempotency-Key is remembered'),
+  MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).max(300).default(25)
+    .description('Grace period for in-flight requests on SIGTERM'),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  CORS_ALLOWED_ORIGINS: Joi.string().allow('').default('http://localhost:5173,http://localhost:8080')
+    .description('Comma-separated browser origins allowed to call the API and open WebSockets'),
+  GITHUB_CLIENT_ID: Joi.string().description('GitHub OAuth app client id (dashboard sign-in)'),
+  GITHUB_CLIENT_SECRET: Joi.string().description('GitHub OAuth app client secret'),
+  GITHUB_CALLBACK_URL: Joi.string().uri({ scheme: ['http', 'https'] })
+    .description('Callback URL registered with the GitHub OAuth app'),
+  MINIQUEUE_DASHBOARD_URL: Joi.string().uri({ scheme: ['http', 'https'] })
+    .description('Where sign-in returns to (default: this server)'),
+  MINIQUEUE_ADMINS: Joi.string().allow('').default('').description('Comma-separated GitHub logins that get admin'),
+  MINIQUEUE_PUBLIC_VIEWER: Joi.boolean().default(true).description('false: only admins may sign in'),
+  MINIQUEUE_COMMIT: Joi.string().default('unknown').description('Deployed commit, shown by /actuator/info'),
+})
+  .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
+  .unknown(true);
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  dbPoolSize: number;
+  bootstrapAdminKey?: string;
+  maxPayloadBytes: number;
+  sweepIntervalSeconds: number;
+  idempotencyTtlHours: number;
+  shutdownTimeoutSeconds: number;
+  logLevel: string;
+  corsAllowedOrigins: string[];
+  github?: { clientId: string; clientSecret: string; callbackUrl?: string };
+  dashboardUrl?: string;
+  admins: string[];
+  publicViewer: boolean;
+  commit: string;
+}
+
+const list = (value: string): string[] =>
+  value.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+
+/** Validates the environment and turns it into a typed config; throws on bad input. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = Joi.attempt(env, envSchema, 'Invalid configuration:', { abortEarly: false });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.MINIQUEUE_DATA_DIR,
+    dbPoolSize: e.MINIQUEUE_DB_POOL_SIZE,
+    bootstrapAdminKey: e.MINIQUEUE_BOOTSTRAP_ADMIN_KEY,
+    maxPayloadBytes: e.MINIQUEUE_MAX_PAYLOAD_BYTES,
+    sweepIntervalSeconds: e.MINIQUEUE_SWEEP_INTERVAL_SECONDS,
+    idempotencyTtlHours: e.MINIQUEUE_IDEMPOTENCY_TTL_HOURS,
+    shutdownTimeoutSeconds: e.MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS,
+    logLevel: e.LOG_LEVEL,
+    corsAllowedOrigins: list(e.CORS_ALLOWED_ORIGINS),
+    github: e.GITHUB_CLIENT_ID
+      ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, callbackUrl: e.GITHUB_CALLBACK_URL }
+      : undefined,
+    dashboardUrl: e.MINIQUEUE_DASHBOARD_URL,
+    admins: list(e.MINIQUEUE_ADMINS).map((login) => login.toLowerCase()),
+    publicViewer: e.MINIQUEUE_PUBLIC_VIEWER,
+    commit: e.MINIQUEUE_COMMIT,
+  };
+}

@@ -1,0 +1,64 @@
+import Boom from '@hapi/boom';
+import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { ValidationError as JoiValidationError } from 'joi';
+import { BrokerError, ValidationError, type FieldError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+
+export interface ErrorBody {
+  status: number;
+  message: string;
+  errors: FieldError[] | null;
+  response_body: null;
+}
+
+/** Headers of hapi's own errors worth passing on (auth challenge, allowed methods, back-off). */
+const KEPT_HEADERS = ['WWW-Authenticate', 'Retry-After', 'Allow'];
+
+function describe(error: Boom.Boom, request: Request): { status: number; message: string; errors: FieldError[] | null } {
+  if (error instanceof BrokerError) return { status: error.status, message: error.message, errors: error.errors };
+  if (isDatabaseUnavailable(error)) return { status: 503, message: 'Database unavailable, try again shortly', errors: null };
+  const status = error.output.statusCode;
+  if (status >= 500) return { status, message: 'Internal server error', errors: null };
+  if (status === 404) return { status, message: `No route for ${request.method.toUpperCase()} ${request.path}`, errors: null };
+  if (status === 413) return { status, message: 'Request body is larger than this route accepts', errors: null };
+  if (status === 403) return { status, message: insufficientScopeMessage(request), errors: null };
+  return { status, message: String(error.output.payload.message || error.output.payload.error), errors: null };
+}
+
+function insufficientScopeMessage(request: Request): string {
+  const required = request.route.settings.plugins?.miniqueue?.scope;
+  if (!required) return 'Your credential does not allow this';
+  const scope = required.replace(/\{(\w+)\}/g, (_, name: string) => String((request.params as Record<string, unknown>)[name] ?? name));
+  return `This needs the scope ${scope} (or admin)`;
+}
+
+/** Every failure, from every route and from hapi itself, leaves in the contract's one shape. */
+export function registerErrorShape(server: Server, logError: (request: Request, error: unknown) => void): void {
+  server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
+    const response = request.response;
+    if (!Boom.isBoom(response)) return h.continue;
+    const { status, message, errors } = describe(response, request);
+    if (status >= 500 && status !== 501 && status !== 503) logError(request, response);
+    const body: ErrorBody = { status, message, errors, response_body: null };
+    const reply = h.response(body).code(status);
+    for (const name of KEPT_HEADERS) {
+      const value = response.output.headers[name];
+      if (value !== undefined) reply.header(name, String(value));
+    }
+    if (response instanceof BrokerError && 'retryAfterSeconds' in response) {
+      reply.header('Retry-After', String((response as { retryAfterSeconds: number }).retryAfterSeconds));
+    }
+    return reply;
+  });
+}
+
+/** joi validation failures become a 400 listing each field problem. */
+export const failAction: Lifecycle.Method = (_request, _h, error) => {
+  const details = (error as JoiValidationError | undefined)?.details ?? [];
+  const errors = details.map((detail) => ({
+    field: detail.path.join('.') || String(detail.context?.key ?? 'body'),
+    message: detail.message.replace(/^"[^"]*" /, ''),
+  }));
+  const summary = errors.length > 0 ? errors.map((e) => `${e.field} ${e.message}`).join('; ') : 'Invalid request';
+  throw new ValidationError(summary, errors.length > 0 ? errors : null);
+};

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ServerRoute } from '@hapi/hapi';
+import { UnavailableError } from '../../errors.js';
+import { access } from '../access.js';
+import type { AppContext } from '../context.js';
+
+export const OPENAPI_PATH = fileURLToPath(new URL('../../../../openapi.yaml', import.meta.url));
+
+export function opsRoutes(ctx: AppContext): ServerRoute[] {
+  const openapi = readFileSync(OPENAPI_PATH, 'utf8');
+  return [
+    {
+      method: 'GET',
+      path: '/actuator/health',
+      options: access('none'),
+      handler: async () => {
+        try {
+          await ctx.pool.query('SELECT 1');
+        } catch {
+          throw new UnavailableError('Database unreachable');
+        }
+        return { status: 'UP' };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/actuator/info',
+      options: access('none'),
+      handler: () => ({
+        name: 'miniqueue',
+        version: ctx.version,
+        commit: ctx.config.commit,
+        github_sign_in: ctx.config.github !== undefined,
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/openapi.yaml',
+      options: access('none'),
+      handler: (_request, h) => h.response(openapi).type('application/yaml'),
+    },
+  ];
+}

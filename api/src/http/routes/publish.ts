@@ -1,0 +1,89 @@
+import Joi from 'joi';
+import type { Request, ServerRoute } from '@hapi/hapi';
+import { header, params } from '../hapi-augment.js';
+import { PayloadTooLargeError } from '../../errors.js';
+import { publish, type PublishItem } from '../../broker/publish.js';
+import { access, principalOf } from '../access.js';
+import type { AppContext } from '../context.js';
+import { delaySeconds, headers, idempotencyKey, name } from '../schemas.js';
+
+const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
+/** JSON escaping can grow a payload; the body cap leaves room for that and for the headers. */
+const singleBodyLimit = (maxPayloadBytes: number) => 4 * maxPayloadBytes + 64 * 1024;
+
+interface MessageBody {
+  payload: string;
+  headers?: Record<string, string>;
+  delay_seconds?: number;
+  idempotency_key?: string;
+}
+
+const messageFields = {
+  payload: Joi.string().allow('').required(),
+  headers,
+  delay_seconds: delaySeconds,
+};
+
+function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey?: string): PublishItem {
+  const bytes = Buffer.byteLength(body.payload, 'utf8');
+  if (bytes > maxPayloadBytes) {
+    throw new PayloadTooLargeError(`Payload is ${bytes} bytes; the limit is ${maxPayloadBytes}`);
+  }
+  return { payload: body.payload, headers: body.headers ?? {}, delaySeconds: body.delay_seconds ?? 0, idempotencyKey };
+}
+
+const publishRequest = (ctx: AppContext, request: Request, items: PublishItem[]) =>
+  publish(ctx.pool, {
+    owner: principalOf(request).owner,
+    topic: params(request).topic,
+    items,
+    idempotencyTtlHours: ctx.config.idempotencyTtlHours,
+  });
+
+export function publishRoutes(ctx: AppContext): ServerRoute[] {
+  const limit = ctx.config.maxPayloadBytes;
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/topics/{topic}/messages',
+      options: {
+        ...access('publish:{topic}'),
+        payload: { maxBytes: singleBodyLimit(limit) },
+        validate: {
+          params: Joi.object({ topic: name.required() }),
+          headers: Joi.object({ 'idempotency-key': idempotencyKey }).unknown(true),
+          payload: Joi.object(messageFields).required(),
+        },
+      },
+      handler: async (request, h) => {
+        const key = header(request, 'idempotency-key');
+        const [result] = await publishRequest(ctx, request, [toItem(request.payload as MessageBody, limit, key)]);
+        return h.response(result).code(result.duplicate ? 200 : 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/topics/{topic}/messages/batch',
+      options: {
+        ...access('publish:{topic}'),
+        payload: { maxBytes: BATCH_BODY_LIMIT },
+        validate: {
+          params: Joi.object({ topic: name.required() }),
+          payload: Joi.object({
+            messages: Joi.array()
+              .items(Joi.object({ ...messageFields, idempotency_key: idempotencyKey }))
+              .min(1)
+              .max(500)
+              .required(),
+          }).required(),
+        },
+      },
+      handler: async (request, h) => {
+        const { messages } = request.payload as { messages: MessageBody[] };
+        const items = messages.map((message) => toItem(message, limit, message.idempotency_key));
+        const results = await publishRequest(ctx, request, items);
+        return h.response({ results }).code(201);
+      },
+    },
+  ];
+}

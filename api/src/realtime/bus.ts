@@ -1,0 +1,100 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+
+/** One group of message transitions from one committed statement (see migration 0001). */
+export interface MessageEvent {
+  event: string;
+  queue: string;
+  count: number;
+  ids: string[];
+  available_at: string | null;
+}
+export interface TopologyEvent {
+  kind: 'topic' | 'queue';
+  op: 'INSERT' | 'DELETE';
+  name: string;
+}
+
+export interface BusEvents {
+  message: [MessageEvent];
+  topology: [TopologyEvent];
+  auth: [unknown];
+  /** The LISTEN connection was (re)established: anything may have been missed before. */
+  reset: [];
+}
+
+const CHANNELS: Record<string, keyof BusEvents> = {
+  miniqueue_events: 'message',
+  miniqueue_topology: 'topology',
+  miniqueue_auth: 'auth',
+};
+
+const MAX_RECONNECT_DELAY_MS = 5_000;
+
+/**
+ * One dedicated connection LISTENing for what every instance commits. Notifications arrive only
+ * after the writing transaction commits, from whichever instance wrote. When the connection
+ * drops it reconnects with backoff and emits `reset`, since notifications sent meanwhile are lost.
+ */
+export class NotificationBus extends EventEmitter<BusEvents> {
+  private client?: pg.Client;
+  private stopped = false;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: (message: string, error?: unknown) => void = () => undefined,
+  ) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'miniqueue-listen' });
+    client.on('notification', (message) => this.dispatch(message.channel, message.payload));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    await client.query(Object.keys(CHANNELS).map((channel) => `LISTEN ${channel}`).join('; '));
+    this.client = client;
+    this.emit('reset');
+  }
+
+  private lost(client: pg.Client, error?: unknown, attempt = 0): void {
+    if (this.stopped || this.client !== client) return;
+    this.client = undefined;
+    this.log('notification connection lost; reconnecting', error);
+    this.scheduleReconnect(attempt);
+  }
+
+  private scheduleReconnect(attempt: number): void {
+    const delay = Math.min(100 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
+    this.reconnectTimer = setTimeout(() => {
+      if (this.stopped) return;
+      this.connect().catch((error) => {
+        this.log('notification reconnect failed', error);
+        this.scheduleReconnect(attempt + 1);
+      });
+    }, delay);
+  }
+
+  private dispatch(channel: string, payload: string | undefined): void {
+    const name = CHANNELS[channel];
+    if (!name || payload === undefined) return;
+    try {
+      this.emit(name as 'message', JSON.parse(payload));
+    } catch (error) {
+      this.log(`bad notification on ${channel}`, error);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { ScheduledTask } from 'node-cron';
+import type { Config } from './config.js';
+import { createPool, type Pool } from './db/pool.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js';
+import { migrate } from './db/migrate.js';
+import { ensureAdmin } from './auth/bootstrap.js';
+import { NotificationBus } from './realtime/bus.js';
+import { createServer, type Broker } from './server.js';
+import { scheduleJob } from './jobs/job.js';
+import { leaseSweeper } from './jobs/leaseSweeper.js';
+import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
+
+export interface Logger {
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export interface Runtime {
+  broker: Broker;
+  pool: Pool;
+  url: string;
+  /** A freshly made admin key on first start (null otherwise); shown once by the caller. */
+  newAdminKey: string | null;
+  embedded?: EmbeddedDatabase;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a running broker is: database (embedded unless DATABASE_URL is set), migrations,
+ * admin bootstrap, notification bus, HTTP server and background jobs.
+ */
+export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
+  const databaseUrl = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
+  const applied = await migrate(databaseUrl);
+  if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
+  const pool = createPool(databaseUrl, config.dbPoolSize);
+  const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
+  const bus = new NotificationBus(databaseUrl, (message, error) => log.error(message, error));
+  await bus.start();
+  const broker = await createServer({ config, pool, bus, logError: (message, error) => log.error(message, error) });
+  await broker.server.start();
+  const onJobError = (error: unknown) => log.error('background job failed', error);
+  const tasks: ScheduledTask[] = [
+    scheduleJob(leaseSweeper(pool), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    scheduleJob(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
+  ];
+  return {
+    broker,
+    pool,
+    url: broker.server.info.uri,
+    newAdminKey,
+    embedded,
+    async stop() {
+      await Promise.all(tasks.map((task) => task.stop()));
+      await broker.stop();
+      await bus.stop();
+      await pool.end();
+      await embedded?.stop();
+    },
+  };
+}

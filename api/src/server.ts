@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import Hapi from '@hapi/hapi';
+import Inert from '@hapi/inert';
+import Vision from '@hapi/vision';
+import HapiSwagger from 'hapi-swagger';
+import type { Config } from './config.js';
+import type { Pool } from './db/pool.js';
+import { CredentialResolver } from './auth/credentials.js';
+import { registerAuth } from './auth/scheme.js';
+import { QueueWaiters } from './broker/waiters.js';
+import { wireWakeups } from './broker/wakeups.js';
+import type { NotificationBus } from './realtime/bus.js';
+import type { AppContext } from './http/context.js';
+import { failAction, registerErrorShape } from './http/errors.js';
+import { topicRoutes } from './http/routes/topics.js';
+import { queueRoutes } from './http/routes/queues.js';
+import { publishRoutes } from './http/routes/publish.js';
+import { consumeRoutes } from './http/routes/consume.js';
+import { settleRoutes } from './http/routes/settle.js';
+import { dashboardRoutes } from './http/routes/dashboard.js';
+import { clientRoutes } from './http/routes/clients.js';
+import { authRoutes } from './http/routes/auth.js';
+import { opsRoutes } from './http/routes/ops.js';
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+export interface ServerDeps {
+  config: Config;
+  pool: Pool;
+  bus: NotificationBus;
+  logError?: (message: string, error: unknown) => void;
+}
+
+export interface Broker {
+  server: Hapi.Server;
+  context: AppContext;
+  /** Ends long polls, stops taking requests, waits for in-flight ones (up to the timeout). */
+  stop(): Promise<void>;
+}
+
+/** Names in paths are lowercased before auth, so `publish:{params.topic}` sees what the handler sees. */
+const NAME_PARAMS = ['topic', 'queue', 'name'];
+
+/** Builds the whole HTTP server from its dependencies; never listens (tests inject into it). */
+export async function createServer(deps: ServerDeps): Promise<Broker> {
+  const { config, pool, bus } = deps;
+  const logError = deps.logError ?? (() => undefined);
+  const server = Hapi.server({
+    port: config.port,
+    host: config.host,
+    router: { stripTrailingSlash: true },
+    routes: {
+      validate: { failAction, options: { abortEarly: false } },
+      payload: { maxBytes: 64 * 1024 },
+      response: { emptyStatusCode: 204 },
+    },
+  });
+  const waiters = new QueueWaiters();
+  const credentials = new CredentialResolver(pool, (error) => logError('last_used_at update failed', error));
+  const context: AppContext = { config, pool, waiters, credentials, bus, version: VERSION };
+
+  const unwire = wireWakeups(bus, waiters);
+  const invalidate = () => credentials.invalidate();
+  bus.on('auth', invalidate);
+  bus.on('reset', invalidate);
+
+  server.ext('onPreAuth', (request, h) => {
+    for (const key of NAME_PARAMS) {
+      const value = request.params[key];
+      if (typeof value === 'string') request.params[key] = value.toLowerCase();
+    }
+    return h.continue;
+  });
+  registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
+  registerAuth(server, credentials);
+
+  await server.register([
+    Inert,
+    Vision,
+    {
+      plugin: HapiSwagger,
+      options: {
+        info: { title: 'MiniQueue API', version: VERSION },
+        documentationPath: '/swagger-ui',
+        swaggerUIPath: '/swagger-ui/',
+        // The UI shows the checked-in contract, not a description generated from the routes.
+        jsonPath: '/openapi.yaml',
+        jsonRoutePath: '/swagger-ui/generated.json',
+        documentationRouteTags: ['documentation'],
+      },
+    },
+  ]);
+
+  server.route([
+    ...topicRoutes(context),
+    ...queueRoutes(context),
+    ...publishRoutes(context),
+    ...consumeRoutes(context),
+    ...settleRoutes(context),
+    ...dashboardRoutes(context),
+    ...clientRoutes(context),
+    ...authRoutes(),
+    ...opsRoutes(context),
+  ]);
+
+  return {
+    server,
+    context,
+    async stop() {
+      waiters.close();
+      await server.stop({ timeout: config.shutdownTimeoutSeconds * 1000 });
+      unwire();
+      bus.off('auth', invalidate);
+      bus.off('reset', invalidate);
+    },
+  };
+}

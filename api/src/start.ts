@@ -1,0 +1,52 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from './config.js';
+import { startRuntime } from './runtime.js';
+
+const log = {
+  info: (message: string) => console.log(`[miniqueue] ${message}`),
+  error: (message: string, error?: unknown) =>
+    console.error(`[miniqueue] ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await startRuntime(config, log);
+  log.info(`listening on ${runtime.url} (${runtime.embedded ? `embedded PostgreSQL in ${path.resolve(config.dataDir)}` : 'DATABASE_URL'})`);
+  if (runtime.newAdminKey) await announceAdminKey(runtime.newAdminKey, runtime.embedded ? config.dataDir : undefined);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests, then stopping`);
+    try {
+      await runtime.stop();
+      process.exit(0);
+    } catch (error) {
+      log.error('shutdown failed', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * The first start on an empty database made an admin key: print it once. On the embedded
+ * database it is also kept in the data directory (mode 0600), beside the database files.
+ */
+async function announceAdminKey(key: string, dataDir?: string): Promise<void> {
+  const lines = ['', 'Created the client bootstrap-admin (scope admin). Its API key, shown only now:', '', `  ${key}`, ''];
+  if (dataDir) {
+    const file = path.resolve(dataDir, 'admin-key');
+    await writeFile(file, `${key}\n`, { mode: 0o600 });
+    lines.push(`It is also saved in ${file}`, '');
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((error) => {
+  console.error('[miniqueue] failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
