@@ -1,0 +1,71 @@
+import { loadConfig, type Config } from '../../src/config.js';
+import { createPool, type Pool } from '../../src/db/pool.js';
+import { ensureAdmin } from '../../src/auth/bootstrap.js';
+import { newApiKey } from '../../src/auth/apiKeys.js';
+import { NotificationBus } from '../../src/realtime/bus.js';
+import { createServer, type Broker } from '../../src/server.js';
+import { createTestDatabase } from './database.js';
+import { httpClient, type HttpClient } from './http.js';
+
+export interface TestBroker extends HttpClient {
+  broker: Broker;
+  pool: Pool;
+  config: Config;
+  databaseUrl: string;
+  adminKey: string;
+  /** Base URL when started with `listen: true`. */
+  url: string;
+  /** Registers a client with these scopes and returns its key. */
+  clientKey(name: string, scopes: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface TestBrokerOptions {
+  /** Reuse a database (a second instance of the same broker); default: a fresh one. */
+  databaseUrl?: string;
+  /** Use this admin key (give the first instance's key to a second instance on its database). */
+  adminKey?: string;
+  listen?: boolean;
+  env?: Record<string, string>;
+}
+
+/** A real broker on a real database, as in production but built in-process. */
+export async function startTestBroker(options: TestBrokerOptions = {}): Promise<TestBroker> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const adminKey = options.adminKey ?? newApiKey().key;
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: '5',
+    ...options.env,
+  });
+  const pool = createPool(databaseUrl, config.dbPoolSize);
+  await ensureAdmin(pool, adminKey);
+  const bus = new NotificationBus(databaseUrl);
+  await bus.start();
+  const broker = await createServer({ config, pool, bus });
+  if (options.listen) await broker.server.start();
+  else await broker.server.initialize();
+  const http = httpClient(broker.server);
+  return {
+    ...http,
+    broker,
+    pool,
+    config,
+    databaseUrl,
+    adminKey,
+    url: options.listen ? `http://127.0.0.1:${broker.server.info.port}` : '',
+    async clientKey(name, scopes) {
+      const response = await http.post('/api/v1/clients', { name, scopes }, adminKey);
+      if (response.status !== 201) throw new Error(`client ${name}: ${response.status} ${JSON.stringify(response.body)}`);
+      return (response.body as { api_key: string }).api_key;
+    },
+    async stop() {
+      await broker.stop();
+      await bus.stop();
+      await pool.end();
+    },
+  };
+}
