@@ -38,11 +38,11 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
   const bus = new NotificationBus(databaseUrl, (message, error) => log.error(message, error));
   await bus.start();
-  const broker = await createServer({ config, pool, bus, logError: (message, error) => log.error(message, error) });
+  const broker = await createServer({ config, pool, bus });
   await broker.server.start();
   const onJobError = (error: unknown) => log.error('background job failed', error);
   const tasks: ScheduledTask[] = [
-    scheduleJob(leaseSweeper(pool), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    scheduleJob(leaseSweeper(pool, (rows) => broker.context.metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
     scheduleJob(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
   ];
   return {

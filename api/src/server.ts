@@ -10,6 +10,9 @@ import { registerAuth } from './auth/scheme.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
 import type { NotificationBus } from './realtime/bus.js';
+import { Metrics } from './metrics.js';
+import { createLogger, type Logger } from './logging.js';
+import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
 import type { AppContext } from './http/context.js';
 import { failAction, registerErrorShape } from './http/errors.js';
 import { topicRoutes } from './http/routes/topics.js';
@@ -28,12 +31,14 @@ export interface ServerDeps {
   config: Config;
   pool: Pool;
   bus: NotificationBus;
-  logError?: (message: string, error: unknown) => void;
+  /** Defaults to JSON lines on stdout at config.logLevel. */
+  logger?: Logger;
 }
 
 export interface Broker {
   server: Hapi.Server;
   context: AppContext;
+  logger: Logger;
   /** Ends long polls, stops taking requests, waits for in-flight ones (up to the timeout). */
   stop(): Promise<void>;
 }
@@ -44,7 +49,8 @@ const NAME_PARAMS = ['topic', 'queue', 'name'];
 /** Builds the whole HTTP server from its dependencies; never listens (tests inject into it). */
 export async function createServer(deps: ServerDeps): Promise<Broker> {
   const { config, pool, bus } = deps;
-  const logError = deps.logError ?? (() => undefined);
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  const logError = (message: string, error: unknown) => logger.error({ err: error }, message);
   const server = Hapi.server({
     port: config.port,
     host: config.host,
@@ -57,7 +63,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   });
   const waiters = new QueueWaiters();
   const credentials = new CredentialResolver(pool, (error) => logError('last_used_at update failed', error));
-  const context: AppContext = { config, pool, waiters, credentials, bus, version: VERSION };
+  const metrics = new Metrics(pool);
+  const context: AppContext = { config, pool, waiters, credentials, bus, metrics, version: VERSION };
 
   const unwire = wireWakeups(bus, waiters);
   const invalidate = () => credentials.invalidate();
@@ -73,6 +80,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   });
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
   registerAuth(server, credentials);
+  recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));
+  await registerRequestLogging(server, logger);
 
   await server.register([
     Inert,
@@ -106,6 +115,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   return {
     server,
     context,
+    logger,
     async stop() {
       waiters.close();
       await server.stop({ timeout: config.shutdownTimeoutSeconds * 1000 });

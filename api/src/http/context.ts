@@ -3,6 +3,7 @@ import type { Pool } from '../db/pool.js';
 import type { CredentialResolver } from '../auth/credentials.js';
 import type { QueueWaiters } from '../broker/waiters.js';
 import type { NotificationBus } from '../realtime/bus.js';
+import type { Metrics } from '../metrics.js';
 
 /** What route handlers need; built once per server. */
 export interface AppContext {
@@ -11,5 +12,6 @@ export interface AppContext {
   waiters: QueueWaiters;
   credentials: CredentialResolver;
   bus: NotificationBus;
+  metrics: Metrics;
   version: string;
 }

@@ -14,14 +14,17 @@ function disconnectSignal(request: Request): AbortSignal {
   return controller.signal;
 }
 
-const claim = (ctx: AppContext, request: Request, limit: number, wait: number) =>
-  claimMessages(ctx.pool, ctx.waiters, {
+async function claim(ctx: AppContext, request: Request, limit: number, wait: number) {
+  const messages = await claimMessages(ctx.pool, ctx.waiters, {
     queue: params(request).queue,
     consumerId: consumerIdOf(request),
     limit,
     waitSeconds: wait,
     signal: disconnectSignal(request),
   });
+  ctx.metrics.recordConsumed(messages.map((message) => message.queue_name));
+  return messages;
+}
 
 export function consumeRoutes(ctx: AppContext): ServerRoute[] {
   const params = Joi.object({ queue: name.required() });

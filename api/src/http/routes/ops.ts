@@ -36,6 +36,15 @@ export function opsRoutes(ctx: AppContext): ServerRoute[] {
     },
     {
       method: 'GET',
+      path: '/actuator/prometheus',
+      options: access('metrics'),
+      handler: async (_request, h) => {
+        const { contentType, body } = await ctx.metrics.render();
+        return h.response(body).type(contentType);
+      },
+    },
+    {
+      method: 'GET',
       path: '/openapi.yaml',
       options: access('none'),
       handler: (_request, h) => h.response(openapi).type('application/yaml'),

@@ -32,13 +32,16 @@ function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey?: str
   return { payload: body.payload, headers: body.headers ?? {}, delaySeconds: body.delay_seconds ?? 0, idempotencyKey };
 }
 
-const publishRequest = (ctx: AppContext, request: Request, items: PublishItem[]) =>
-  publish(ctx.pool, {
+async function publishRequest(ctx: AppContext, request: Request, items: PublishItem[]) {
+  const results = await publish(ctx.pool, {
     owner: principalOf(request).owner,
     topic: params(request).topic,
     items,
     idempotencyTtlHours: ctx.config.idempotencyTtlHours,
   });
+  for (const result of results) if (!result.duplicate) ctx.metrics.recordPublished(result.queues);
+  return results;
+}
 
 export function publishRoutes(ctx: AppContext): ServerRoute[] {
   const limit = ctx.config.maxPayloadBytes;

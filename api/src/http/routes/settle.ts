@@ -16,6 +16,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       options: { ...holderAccess, validate: { params: pathParams } },
       handler: async (request) => {
         const acked = await ackOne(ctx.pool, params(request).id, holderOf(request));
+        ctx.metrics.recordAcked([acked]);
         return { message_id: acked.id, status: 'ACKED' };
       },
     },
@@ -29,6 +30,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       handler: async (request) => {
         const { message_ids: ids } = request.payload as { message_ids: string[] };
         const result = await ackMany(ctx.pool, ids, holderOf(request));
+        ctx.metrics.recordAcked(result.acked);
         return { acked: result.acked.map((row) => row.id), failed: result.failed };
       },
     },
@@ -48,6 +50,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
           requeue: body.requeue ?? true,
           delaySeconds: body.delay_seconds ?? 0,
         });
+        ctx.metrics.recordReturned([nacked], false);
         return { message_id: nacked.id, status: nacked.status };
       },
     },
