@@ -33,11 +33,13 @@ async function clusterPassword(dataDir: string): Promise<string> {
 
 /**
  * Starts a real PostgreSQL whose files live in `dataDir/pg`, so data survives restarts.
- * Listens on loopback only, on a free port, with no Unix socket (which root-owned temp dirs break).
+ * Listens on loopback only, on a free port unless `port` is given (a restart that must come back
+ * at the same address), with no Unix socket (which root-owned temp dirs break).
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
   log: (line: string) => void = () => undefined,
+  port?: number,
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   await mkdir(root, { recursive: true });
@@ -45,10 +47,10 @@ export async function startEmbeddedDatabase(
   await chmod(root, 0o755);
   const databaseDir = path.join(root, 'pg');
   const password = await clusterPassword(root);
-  const port = await freePort();
+  const listenPort = port ?? (await freePort());
   const cluster = new EmbeddedPostgres({
     databaseDir,
-    port,
+    port: listenPort,
     user: 'postgres',
     password,
     authMethod: 'scram-sha-256',
@@ -60,6 +62,6 @@ export async function startEmbeddedDatabase(
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await cluster.initialise();
   await cluster.start();
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${listenPort}/postgres`;
   return { url, stop: () => cluster.stop() };
 }
