@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { ensureAdmin } from '../../src/auth/bootstrap.js';
+
+let a: TestBroker;
+let b: TestBroker;
+beforeAll(async () => {
+  a = await startTestBroker();
+  b = await startTestBroker({ databaseUrl: a.databaseUrl, adminKey: a.adminKey });
+});
+afterAll(async () => {
+  await b.stop();
+  await a.stop();
+});
+
+/** Waits (bounded) until the other instance has heard the change. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('clients and API keys', () => {
+  it('creates a client whose key is shown once and stored only as a hash', async () => {
+    const created = await a.post('/api/v1/clients', { name: 'Email-Service', scopes: ['consume:email-queue', 'VIEW'] }, a.adminKey);
+    expect(created.status).toBe(201);
+    const { api_key: key, key_prefix: prefix } = created.body;
+    expect(created.body.name).toBe('email-service');
+    expect(created.body.scopes).toEqual(['consume:email-queue', 'view']);
+    expect(key).toMatch(/^mq_[A-Za-z0-9_-]{43}$/);
+    expect(prefix).toBe(key.slice(0, 12));
+    const listed = await a.get('/api/v1/clients', a.adminKey);
+    expect(JSON.stringify(listed.body)).not.toContain(key);
+    const { rows } = await a.pool.query('SELECT key_hash FROM client WHERE name = $1', ['email-service']);
+    expect(rows[0].key_hash.toString('hex')).not.toContain(Buffer.from(key).toString('hex'));
+    expect((await a.post('/api/v1/clients', { name: 'email-service', scopes: ['view'] }, a.adminKey)).status).toBe(409);
+  });
+
+  it('refuses unknown scopes with a field error', async () => {
+    const response = await a.post('/api/v1/clients', { name: 'bad', scopes: ['view', 'publish:'] }, a.adminKey);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ field: 'scopes[1]', message: 'unknown scope "publish:"' }]);
+  });
+
+  it('rotation kills the old key at once, on every instance', async () => {
+    const key = await a.clientKey('rotating', ['view']);
+    expect((await b.get('/api/v1/auth/me', key)).status).toBe(200); // cached on b now
+    const rotated = await a.post('/api/v1/clients/rotating/rotate', undefined, a.adminKey);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.api_key).not.toBe(key);
+    expect((await a.get('/api/v1/auth/me', key)).status).toBe(401);
+    await eventually(async () => (await b.get('/api/v1/auth/me', key)).status === 401);
+    expect((await b.get('/api/v1/auth/me', rotated.body.api_key)).body).toEqual({ name: 'rotating', kind: 'client', scopes: ['view'] });
+  });
+
+  it('revocation kills the key on every instance; the name can be registered again', async () => {
+    const key = await a.clientKey('leaving', ['view']);
+    expect((await b.get('/api/v1/topics', key)).status).toBe(200);
+    expect((await a.del('/api/v1/clients/leaving', a.adminKey)).status).toBe(204);
+    await eventually(async () => (await b.get('/api/v1/topics', key)).status === 401);
+    expect((await a.del('/api/v1/clients/leaving', a.adminKey)).status).toBe(404);
+    const listed = await a.get('/api/v1/clients', a.adminKey);
+    expect(listed.body.map((c: { name: string }) => c.name)).not.toContain('leaving');
+    const again = await a.clientKey('leaving', ['view']);
+    expect(again).not.toBe(key);
+  });
+
+  it('401 for missing, malformed or unknown credentials; 403 for a valid one without the scope', async () => {
+    expect((await a.get('/api/v1/topics')).status).toBe(401);
+    expect((await a.request('GET', '/api/v1/topics', { headers: { authorization: 'Basic abc' } })).status).toBe(401);
+    expect((await a.get('/api/v1/topics', 'mq_not-a-real-key')).status).toBe(401);
+    const publisher = await a.clientKey('publisher', ['publish:orders']);
+    const forbidden = await a.get('/api/v1/topics', publisher);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.message).toContain('view');
+    expect((await a.get('/api/v1/clients', publisher)).status).toBe(403);
+  });
+
+  it('writes last_used_at when a key is used', async () => {
+    const key = await a.clientKey('user', ['view']);
+    await a.get('/api/v1/topics', key);
+    await eventually(async () => {
+      const listed = await a.get('/api/v1/clients', a.adminKey);
+      return listed.body.find((c: { name: string }) => c.name === 'user')?.last_used_at !== null;
+    });
+  });
+
+  it('bootstrap: a configured key becomes bootstrap-admin; without one, only an empty database gets a new admin', async () => {
+    expect(await ensureAdmin(a.pool)).toBeNull();
+    expect((await a.get('/api/v1/clients', a.adminKey)).status).toBe(200);
+  });
+});

@@ -1,0 +1,82 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { publishOne, topology } from '../helpers/fixtures.js';
+
+let a: TestBroker;
+let b: TestBroker;
+let consumer: string;
+beforeAll(async () => {
+  a = await startTestBroker();
+  b = await startTestBroker({ databaseUrl: a.databaseUrl, adminKey: a.adminKey });
+  await topology(a, 'lp', [{ name: 'lp-q' }]);
+  consumer = await a.clientKey('lp-consumer', ['consume:lp-q']);
+});
+afterAll(async () => {
+  await b.stop();
+  await a.stop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('long polling', () => {
+  it('a consumer waiting on instance A is woken by a publish through instance B', async () => {
+    const started = Date.now();
+    const waiting = a.post('/api/v1/queues/lp-q/consume?wait_seconds=10', undefined, consumer);
+    await sleep(300);
+    const [id] = await publishOne(b, 'lp', 'wake up');
+    const response = await waiting;
+    expect(response.status).toBe(200);
+    expect(response.body.message_id).toBe(id);
+    // Woken by the notification, well before the 10 s wait ran out.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('waiting costs no polling: an idle 2 s wait sends only a handful of statements', async () => {
+    const original = pg.Client.prototype.query;
+    let count = 0;
+    pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+      count += 1;
+      return (original as (...x: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      const response = await a.post('/api/v1/queues/lp-q/receive', { wait_seconds: 2 }, consumer);
+      expect(response.body).toEqual({ messages: [] });
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    // One claim and one look at the queue at the start, one of each when the time is up.
+    expect(count).toBeLessThanOrEqual(4);
+  });
+
+  it('a delayed message wakes the waiter when its delay elapses', async () => {
+    await a.post('/api/v1/topics/lp/messages', { payload: 'later', delay_seconds: 1 }, a.adminKey);
+    const started = Date.now();
+    const response = await a.post('/api/v1/queues/lp-q/receive', { wait_seconds: 10, max_messages: 5 }, consumer);
+    expect(response.body.messages).toHaveLength(1);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(500);
+    expect(waited).toBeLessThan(5_000);
+  });
+
+  it('a nack makes the message claimable for a waiter on the other instance', async () => {
+    const [id] = await publishOne(a, 'lp', 'retry me');
+    const claimed = await a.post('/api/v1/queues/lp-q/consume', undefined, consumer);
+    expect(claimed.body.message_id).toBe(id);
+    const waiting = b.post('/api/v1/queues/lp-q/consume?wait_seconds=10', undefined, consumer, { 'MiniQueue-Instance': 'other' });
+    await sleep(300);
+    await a.post(`/api/v1/messages/${id}/nack`, {}, consumer);
+    const response = await waiting;
+    expect(response.body).toMatchObject({ message_id: id, retry_count: 1, consumer_id: 'lp-consumer/other' });
+  });
+
+  it('shutdown ends waiting long polls at once with an empty answer', async () => {
+    const c = await startTestBroker({ databaseUrl: a.databaseUrl, adminKey: a.adminKey });
+    const waiting = c.post('/api/v1/queues/lp-q/consume?wait_seconds=20', undefined, consumer);
+    await sleep(300);
+    const started = Date.now();
+    await c.stop();
+    expect((await waiting).status).toBe(204);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});

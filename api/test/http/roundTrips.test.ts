@@ -1,0 +1,55 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { topology } from '../helpers/fixtures.js';
+
+let mq: TestBroker;
+let producer: string;
+let consumer: string;
+
+beforeAll(async () => {
+  mq = await startTestBroker();
+  await topology(mq, 'rt', [{ name: 'rt-a' }, { name: 'rt-b' }]);
+  producer = await mq.clientKey('rt-producer', ['publish:rt']);
+  consumer = await mq.clientKey('rt-consumer', ['consume:rt-a']);
+  // Warm up: keys cached, last_used_at written, the topic's queue count learnt.
+  await mq.post('/api/v1/topics/rt/messages', { payload: 'warm' }, producer);
+  const warm = await mq.post('/api/v1/queues/rt-a/consume', undefined, consumer);
+  await mq.post(`/api/v1/messages/${warm.body.message_id}/ack`, undefined, consumer);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+});
+afterAll(() => mq.stop());
+
+/** Counts statements sent to PostgreSQL by any connection of this process while `work` runs. */
+async function statementsDuring(work: () => Promise<unknown>): Promise<number> {
+  const original = pg.Client.prototype.query;
+  let count = 0;
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    count += 1;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return count;
+}
+
+describe('the hot paths are one database round trip each', () => {
+  it('publish without an idempotency key (fan-out to two queues), consume, and ack', async () => {
+    let id = '';
+    expect(await statementsDuring(() => mq.post('/api/v1/topics/rt/messages', { payload: 'x' }, producer))).toBe(1);
+    expect(
+      await statementsDuring(async () => {
+        id = (await mq.post('/api/v1/queues/rt-a/consume', undefined, consumer)).body.message_id;
+      }),
+    ).toBe(1);
+    expect(await statementsDuring(() => mq.post(`/api/v1/messages/${id}/ack`, undefined, consumer))).toBe(1);
+  });
+
+  it('a batch publish without keys is one statement too', async () => {
+    const messages = Array.from({ length: 100 }, (_, i) => ({ payload: `b${i}` }));
+    expect(await statementsDuring(() => mq.post('/api/v1/topics/rt/messages/batch', { messages }, producer))).toBe(1);
+  });
+});
