@@ -26,18 +26,40 @@ export const envSchema = Joi.object({
     .description('Grace period for in-flight requests on SIGTERM'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   CORS_ALLOWED_ORIGINS: Joi.string().allow('').default('http://localhost:5173,http://localhost:8080')
+    // An origin is scheme://host[:port]: one with a path or a trailing slash would never match.
+    .pattern(/^\s*((\*|https?:\/\/[^/\s,]+)\s*(,\s*|$))*$/)
+    .messages({ 'string.pattern.base': '{#label} must be comma-separated origins like https://dashboard.example.com (no path), or *' })
     .description('Comma-separated browser origins allowed to call the API and open WebSockets'),
   GITHUB_CLIENT_ID: Joi.string().description('GitHub OAuth app client id (dashboard sign-in)'),
   GITHUB_CLIENT_SECRET: Joi.string().description('GitHub OAuth app client secret'),
   GITHUB_CALLBACK_URL: Joi.string().uri({ scheme: ['http', 'https'] })
     .description('Callback URL registered with the GitHub OAuth app'),
+  GITHUB_URL: Joi.string().uri({ scheme: ['http', 'https'] })
+    .description('GitHub Enterprise Server base URL, e.g. https://github.example.com (default: github.com)'),
   MINIQUEUE_DASHBOARD_URL: Joi.string().uri({ scheme: ['http', 'https'] })
     .description('Where sign-in returns to (default: this server)'),
-  MINIQUEUE_ADMINS: Joi.string().allow('').default('').description('Comma-separated GitHub logins that get admin'),
+  MINIQUEUE_ADMINS: Joi.string().allow('').default('')
+    .pattern(/^\s*([A-Za-z0-9-]{1,39}\s*(,\s*|$))*$/)
+    .messages({ 'string.pattern.base': '{#label} must be comma-separated GitHub logins (no @)' })
+    .description('Comma-separated GitHub logins that get admin'),
   MINIQUEUE_PUBLIC_VIEWER: Joi.boolean().default(true).description('false: only admins may sign in'),
   MINIQUEUE_COMMIT: Joi.string().default('unknown').description('Deployed commit, shown by /actuator/info'),
+  MINIQUEUE_RATE_LIMIT_ENABLED: Joi.boolean().default(true).description('false: no rate limiting at all'),
+  MINIQUEUE_RATE_LIMIT_PER_SECOND: Joi.number().positive().max(1_000_000).default(500)
+    .description('Requests per second per credential (API key or session), per instance'),
+  MINIQUEUE_RATE_LIMIT_BURST: Joi.number().integer().min(1).max(1_000_000).default(1000)
+    .description('Requests a credential may make at once before the per-second rate applies'),
+  MINIQUEUE_RATE_LIMIT_ANONYMOUS_PER_SECOND: Joi.number().positive().max(1_000_000).default(20)
+    .description('Requests per second per client address to routes without a credential (sign-in, health), per instance'),
+  MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST: Joi.number().integer().min(1).max(1_000_000).default(100)
+    .description('Burst of requests per client address to routes without a credential'),
 })
   .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
+  .custom((env, helpers) =>
+    // Sign-in that nobody could complete is a mistake, not a setting.
+    env.GITHUB_CLIENT_ID && env.MINIQUEUE_PUBLIC_VIEWER === false && !/[A-Za-z0-9]/.test(env.MINIQUEUE_ADMINS)
+      ? helpers.message({ custom: 'MINIQUEUE_PUBLIC_VIEWER=false needs at least one login in MINIQUEUE_ADMINS, or nobody could sign in' })
+      : env)
   .unknown(true);
 
 export interface Config {
@@ -53,11 +75,12 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   logLevel: string;
   corsAllowedOrigins: string[];
-  github?: { clientId: string; clientSecret: string; callbackUrl?: string };
+  github?: { clientId: string; clientSecret: string; callbackUrl?: string; url?: string };
   dashboardUrl?: string;
   admins: string[];
   publicViewer: boolean;
   commit: string;
+  rateLimit: { enabled: boolean; perSecond: number; burst: number; anonymousPerSecond: number; anonymousBurst: number };
 }
 
 const list = (value: string): string[] =>
@@ -80,11 +103,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     corsAllowedOrigins: list(e.CORS_ALLOWED_ORIGINS),
     github: e.GITHUB_CLIENT_ID
-      ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, callbackUrl: e.GITHUB_CALLBACK_URL }
+      ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET, callbackUrl: e.GITHUB_CALLBACK_URL, url: e.GITHUB_URL?.replace(/\/+$/, '') }
       : undefined,
     dashboardUrl: e.MINIQUEUE_DASHBOARD_URL,
     admins: list(e.MINIQUEUE_ADMINS).map((login) => login.toLowerCase()),
     publicViewer: e.MINIQUEUE_PUBLIC_VIEWER,
     commit: e.MINIQUEUE_COMMIT,
+    rateLimit: {
+      enabled: e.MINIQUEUE_RATE_LIMIT_ENABLED,
+      perSecond: e.MINIQUEUE_RATE_LIMIT_PER_SECOND,
+      burst: e.MINIQUEUE_RATE_LIMIT_BURST,
+      anonymousPerSecond: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_PER_SECOND,
+      anonymousBurst: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST,
+    },
   };
 }

@@ -48,6 +48,15 @@ export class PayloadTooLargeError extends BrokerError {
     super(413, message);
   }
 }
+/** `retryAfterSeconds` becomes the Retry-After header (see http/errors.ts). */
+export class RateLimitedError extends BrokerError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
 export class NotImplementedError extends BrokerError {
   constructor(message: string) {
     super(501, message);

@@ -2,6 +2,10 @@ import type { Pool } from '../db/pool.js';
 import { clientFindActiveByKeyHash, clientTouch } from '../db/queries/client.js';
 import { API_KEY_PREFIX, hashSecret } from './apiKeys.js';
 import type { Principal } from './principal.js';
+import { SESSION_PREFIX } from './sessions.js';
+
+/** Dashboard sessions are looked up on every request (see sessions.ts), never cached here. */
+export type SessionResolver = (token: string) => Promise<Principal | null>;
 
 /** A cached principal is re-read at the latest after this, even if no invalidation arrived. */
 const CACHE_TTL_MS = 5 * 60_000;
@@ -27,10 +31,12 @@ export class CredentialResolver {
   constructor(
     private readonly pool: Pool,
     private readonly onTouchError: (error: unknown) => void = () => undefined,
+    private readonly resolveSession: SessionResolver = async () => null,
   ) {}
 
   async resolve(token: string): Promise<Principal | null> {
     if (token.startsWith(API_KEY_PREFIX)) return this.resolveApiKey(token);
+    if (token.startsWith(SESSION_PREFIX)) return this.resolveSession(token);
     return null;
   }
 

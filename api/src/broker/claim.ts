@@ -55,5 +55,7 @@ export async function claimMessages(pool: Pool, waiters: QueueWaiters, request: 
     let until = Math.min(deadline, now + SAFETY_RECHECK_MS);
     if (nextAvailableAt) until = Math.min(until, Math.max(nextAvailableAt.getTime(), now + LOCKED_RECHECK_MS));
     await ticket.wait(until, request.signal);
+    // Shutting down: answer now (empty) rather than start another claim on a closing pool.
+    if (waiters.closed) return [];
   }
 }

@@ -1,0 +1,45 @@
+import type { Queryable } from '../pool.js';
+
+export interface WsTicketRow {
+  name: string;
+  kind: 'client' | 'session';
+  scopes: string[];
+  owner: string;
+  credential_id: string;
+}
+
+export async function wsTicketInsert(
+  db: Queryable,
+  ticket: WsTicketRow & { ticketHash: Buffer; ttlSeconds: number },
+): Promise<Date> {
+  const { rows } = await db.query<{ expires_at: Date }>(
+    `INSERT INTO ws_ticket (ticket_hash, name, kind, scopes, owner, credential_id, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) RETURNING expires_at`,
+    [ticket.ticketHash, ticket.name, ticket.kind, ticket.scopes, ticket.owner, ticket.credential_id, ticket.ttlSeconds],
+  );
+  return rows[0].expires_at;
+}
+
+/**
+ * Uses a ticket up (deleted as it is read: one redemption wins). It yields nothing when expired,
+ * or when the credential that asked for it has since been revoked or has ended, so a ticket never
+ * outlives its credential.
+ */
+export async function wsTicketTake(db: Queryable, ticketHash: Buffer): Promise<WsTicketRow | null> {
+  const { rows } = await db.query<WsTicketRow>(
+    `WITH taken AS (DELETE FROM ws_ticket WHERE ticket_hash = $1 RETURNING *)
+     SELECT t.name, t.kind, t.scopes, t.owner, t.credential_id FROM taken t
+      WHERE t.expires_at > now()
+        AND CASE t.kind
+              WHEN 'client' THEN EXISTS (SELECT 1 FROM client c WHERE c.id = t.credential_id AND c.revoked_at IS NULL)
+              ELSE EXISTS (SELECT 1 FROM dashboard_session s WHERE s.id = t.credential_id AND s.expires_at > now())
+            END`,
+    [ticketHash],
+  );
+  return rows[0] ?? null;
+}
+
+export async function wsTicketDeleteExpired(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM ws_ticket WHERE expires_at <= now()');
+  return rowCount ?? 0;
+}
