@@ -9,6 +9,7 @@ import { createServer, type Broker } from './server.js';
 import { scheduleJob } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
+import { authSweeper } from './jobs/authSweeper.js';
 
 export interface Logger {
   info(message: string): void;
@@ -44,6 +45,8 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   const tasks: ScheduledTask[] = [
     scheduleJob(leaseSweeper(pool, (rows) => broker.context.metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
     scheduleJob(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
+    // Every 15 s: an expired session's open sockets close within that.
+    scheduleJob(authSweeper(pool), '*/15 * * * * *', onJobError),
   ];
   return {
     broker,

@@ -7,6 +7,11 @@ import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { registerAuth } from './auth/scheme.js';
+import { resolveSession } from './auth/sessions.js';
+import { registerGithubSignIn } from './auth/github.js';
+import { corsOptions } from './http/cors.js';
+import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeaders.js';
+import { registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
 import type { NotificationBus } from './realtime/bus.js';
@@ -15,6 +20,7 @@ import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
 import type { AppContext } from './http/context.js';
 import { failAction, registerErrorShape } from './http/errors.js';
+import { refuseOversizedBodies } from './http/bodyLimit.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -24,6 +30,7 @@ import { dashboardRoutes } from './http/routes/dashboard.js';
 import { clientRoutes } from './http/routes/clients.js';
 import { authRoutes } from './http/routes/auth.js';
 import { opsRoutes } from './http/routes/ops.js';
+import { realtimePlugin } from './realtime/plugin.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -59,10 +66,16 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       validate: { failAction, options: { abortEarly: false } },
       payload: { maxBytes: 64 * 1024 },
       response: { emptyStatusCode: 204 },
+      cors: corsOptions(config),
+      security: SECURITY_HEADERS,
     },
   });
   const waiters = new QueueWaiters();
-  const credentials = new CredentialResolver(pool, (error) => logError('last_used_at update failed', error));
+  const credentials = new CredentialResolver(
+    pool,
+    (error) => logError('last_used_at update failed', error),
+    (token) => resolveSession(pool, config, token),
+  );
   const metrics = new Metrics(pool);
   const context: AppContext = { config, pool, waiters, credentials, bus, metrics, version: VERSION };
 
@@ -79,7 +92,12 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     return h.continue;
   });
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
+  refuseOversizedBodies(server);
   registerAuth(server, credentials);
+  await registerGithubSignIn(server, config);
+  registerRateLimits(server, config);
+  // After registerErrorShape: its onPreResponse replaces error responses, which must get these too.
+  registerSecurityHeaders(server);
   recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));
   await registerRequestLogging(server, logger);
 
@@ -99,6 +117,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       },
     },
   ]);
+  // /ws/consume and /ws/monitor: attached to the listener on start, closed on stop.
+  await server.register({ plugin: realtimePlugin, options: { context, log: logError } });
 
   server.route([
     ...topicRoutes(context),
@@ -108,7 +128,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     ...settleRoutes(context),
     ...dashboardRoutes(context),
     ...clientRoutes(context),
-    ...authRoutes(),
+    ...authRoutes(context),
     ...opsRoutes(context),
   ]);
 

@@ -15,10 +15,37 @@ export interface TopologyEvent {
   name: string;
 }
 
+/** Messages that just became PENDING in a queue with consumer sockets (see migration 0003). */
+export interface ReadyEvent {
+  queue: string;
+  /** As PostgreSQL wrote it (microseconds), so it can be sent back to find the same rows. */
+  available_at: string;
+  /** Available later than the transition: `ids` is empty, look them up when due. */
+  delayed: boolean;
+  ids: string[];
+}
+/** A consumer socket joined or left, on any instance. */
+export interface WsMemberEvent {
+  op: 'INSERT' | 'DELETE';
+  id: string;
+  queue: string;
+  instance: string;
+}
+/** The dispatcher's choice: these sockets of `instance` get these message ids. */
+export interface WsPushEvent {
+  instance: string;
+  queue: string;
+  /** [socket id, message id] */
+  pairs: [string, string][];
+}
+
 export interface BusEvents {
   message: [MessageEvent];
   topology: [TopologyEvent];
   auth: [unknown];
+  ready: [ReadyEvent];
+  wsMember: [WsMemberEvent];
+  wsPush: [WsPushEvent];
   /** The LISTEN connection was (re)established: anything may have been missed before. */
   reset: [];
 }
@@ -27,6 +54,9 @@ const CHANNELS: Record<string, keyof BusEvents> = {
   miniqueue_events: 'message',
   miniqueue_topology: 'topology',
   miniqueue_auth: 'auth',
+  miniqueue_ready: 'ready',
+  miniqueue_ws_members: 'wsMember',
+  miniqueue_ws_push: 'wsPush',
 };
 
 const MAX_RECONNECT_DELAY_MS = 5_000;

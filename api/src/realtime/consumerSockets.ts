@@ -1,0 +1,74 @@
+import { WebSocket } from 'ws';
+import type { Delivery } from './dispatcher.js';
+
+/** A consumer that stopped reading gets no more notifications until it catches up. */
+const MAX_BUFFERED_BYTES = 256 * 1024;
+
+/**
+ * The /ws/consume sockets held by this instance. The dispatcher chooses the socket; this only
+ * sends. When the chosen socket closed in the meantime, or is not reading, another socket of the
+ * same queue here takes the notification, so it is not lost to a race with a disconnect.
+ */
+export class ConsumerSockets {
+  private readonly byId = new Map<string, { queue: string; socket: WebSocket }>();
+  private readonly byQueue = new Map<string, string[]>();
+  private readonly fallbackTurn = new Map<string, number>();
+
+  add(id: string, queue: string, socket: WebSocket): void {
+    this.byId.set(id, { queue, socket });
+    const ids = this.byQueue.get(queue) ?? [];
+    ids.push(id);
+    this.byQueue.set(queue, ids);
+  }
+
+  remove(id: string): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    this.byId.delete(id);
+    const ids = (this.byQueue.get(entry.queue) ?? []).filter((other) => other !== id);
+    if (ids.length > 0) this.byQueue.set(entry.queue, ids);
+    else {
+      this.byQueue.delete(entry.queue);
+      this.fallbackTurn.delete(entry.queue);
+    }
+  }
+
+  count(queue?: string): number {
+    return queue === undefined ? this.byId.size : (this.byQueue.get(queue)?.length ?? 0);
+  }
+
+  /** Sends each message id to its chosen socket (or a stand-in); returns how many went out. */
+  deliver(queue: string, deliveries: Delivery[]): number {
+    let sent = 0;
+    for (const [socketId, messageId] of deliveries) {
+      const target = this.ready(this.byId.get(socketId)?.socket) ?? this.standIn(queue);
+      if (!target) continue;
+      target.send(JSON.stringify({ queue, message_id: messageId }));
+      sent += 1;
+    }
+    return sent;
+  }
+
+  /** Closes every socket of a queue (it was deleted). */
+  closeQueue(queue: string, code: number, reason: string): void {
+    for (const id of this.byQueue.get(queue) ?? []) this.byId.get(id)?.socket.close(code, reason);
+  }
+
+  private ready(socket: WebSocket | undefined): WebSocket | undefined {
+    return socket && socket.readyState === WebSocket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES ? socket : undefined;
+  }
+
+  private standIn(queue: string): WebSocket | undefined {
+    const ids = this.byQueue.get(queue) ?? [];
+    const start = this.fallbackTurn.get(queue) ?? 0;
+    for (let step = 0; step < ids.length; step += 1) {
+      const index = (start + step) % ids.length;
+      const socket = this.ready(this.byId.get(ids[index])?.socket);
+      if (socket) {
+        this.fallbackTurn.set(queue, index + 1);
+        return socket;
+      }
+    }
+    return undefined;
+  }
+}

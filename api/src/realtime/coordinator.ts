@@ -1,0 +1,162 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import {
+  dispatcherLockTry,
+  wsConsumerDelete,
+  wsConsumerDeleteInstance,
+  wsConsumerInsert,
+  wsConsumerInsertMany,
+} from './queries.js';
+
+export interface CoordinatorEvents {
+  /** This instance became (true) or stopped being (false) the dispatcher. */
+  leadership: [boolean];
+}
+
+const MAX_RECONNECT_DELAY_MS = 5_000;
+
+/**
+ * This instance's own PostgreSQL session for consumer sockets. It registers the sockets held here
+ * (rows that name this session, so others can tell once it is gone) and competes for the
+ * dispatcher's advisory lock, which belongs to the session: when the leader dies or loses its
+ * connection, the lock is free and another instance takes it at its next election round.
+ * After a lost connection it reconnects and registers every socket it still holds again.
+ */
+export class Coordinator extends EventEmitter<CoordinatorEvents> {
+  private client?: pg.Client;
+  private connecting?: Promise<pg.Client>;
+  /** socket id → queue: what this instance holds, whatever the database knows right now. */
+  private readonly sockets = new Map<string, string>();
+  private leading = false;
+  private electing = false;
+  private stopped = false;
+  private electionTimer?: NodeJS.Timeout;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly clientConfig: pg.ClientConfig,
+    readonly instanceId: string,
+    private readonly log: (message: string, error?: unknown) => void,
+    private readonly electionIntervalMs = 1_000,
+  ) {
+    super();
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    this.connect().catch((error) => {
+      this.log('realtime coordination connection failed; retrying', error);
+      this.scheduleReconnect(1);
+    });
+    this.electionTimer = setInterval(() => void this.elect(), this.electionIntervalMs);
+    this.electionTimer.unref();
+  }
+
+  /** Puts a socket into the rotation of its queue; rejects when the queue does not exist. */
+  async register(id: string, queue: string): Promise<void> {
+    this.sockets.set(id, queue);
+    try {
+      const client = await this.connect();
+      await wsConsumerInsert(client, this.instanceId, { id, queue });
+    } catch (error) {
+      this.sockets.delete(id);
+      throw error;
+    }
+  }
+
+  /** Takes a socket out of the rotation. Without a connection the row goes with the old session. */
+  async unregister(id: string): Promise<void> {
+    if (!this.sockets.delete(id) || !this.client) return;
+    await wsConsumerDelete(this.client, id).catch((error) => this.log('consumer socket unregister failed', error));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.electionTimer);
+    clearTimeout(this.reconnectTimer);
+    await this.connecting?.catch(() => undefined);
+    const client = this.client;
+    this.client = undefined;
+    this.resign();
+    if (!client) return;
+    await wsConsumerDeleteInstance(client, this.instanceId).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    if (this.stopped) return Promise.reject(new Error('realtime coordination has stopped'));
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    const client = new pg.Client(this.clientConfig);
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    try {
+      if (this.stopped) throw new Error('realtime coordination has stopped');
+      // Rows of this instance's previous session would otherwise linger until the next purge.
+      await wsConsumerDeleteInstance(client, this.instanceId);
+      await wsConsumerInsertMany(client, this.instanceId, [...this.sockets].map(([id, queue]) => ({ id, queue })));
+      this.client = client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    void this.elect();
+    return client;
+  }
+
+  private lost(client: pg.Client, error?: unknown): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.resign();
+    if (this.stopped) return;
+    this.log('realtime coordination connection lost; reconnecting', error);
+    this.scheduleReconnect(0);
+  }
+
+  private scheduleReconnect(attempt: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.reconnectTimer);
+    const delay = Math.min(100 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.connect().catch((error) => {
+        this.log('realtime coordination reconnect failed', error);
+        this.scheduleReconnect(attempt + 1);
+      });
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private async elect(): Promise<void> {
+    const client = this.client;
+    if (!client || this.leading || this.electing || this.stopped) return;
+    this.electing = true;
+    try {
+      const won = await dispatcherLockTry(client);
+      // Won on a session that has since gone: the lock went with it.
+      if (won && this.client === client && !this.stopped) {
+        this.leading = true;
+        this.emit('leadership', true);
+      }
+    } catch {
+      // A failed query means a lost connection, which lost() handles.
+    } finally {
+      this.electing = false;
+    }
+  }
+
+  private resign(): void {
+    if (!this.leading) return;
+    this.leading = false;
+    this.emit('leadership', false);
+  }
+}

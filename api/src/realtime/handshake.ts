@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import type { FieldError } from '../errors.js';
+import { originAllowed } from '../http/cors.js';
+
+export type Endpoint = 'consume' | 'monitor';
+
+/** Why a handshake is refused: an HTTP status, the contract's error body, and extra headers. */
+export class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: FieldError[] | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  /** The arguments of ws' verifyClient callback for a refusal. */
+  reply(): [false, number, string, Record<string, string>] {
+    const body = JSON.stringify({ status: this.status, message: this.message, errors: this.errors, response_body: null });
+    return [false, this.status, body, { 'Content-Type': 'application/json; charset=utf-8', ...this.headers }];
+  }
+}
+
+export interface Target {
+  endpoint: Endpoint;
+  params: URLSearchParams;
+}
+
+const ENDPOINTS: Record<string, Endpoint> = { '/ws/consume': 'consume', '/ws/monitor': 'monitor' };
+
+export function targetOf(request: IncomingMessage): Target {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const path = url.pathname.replace(/\/+$/, '');
+  const endpoint = ENDPOINTS[path];
+  if (!endpoint) throw new Refusal(404, `No WebSocket endpoint at ${path || '/'}`);
+  return { endpoint, params: url.searchParams };
+}
+
+/**
+ * Browsers always send Origin on a WebSocket handshake and cannot be stopped from opening one to
+ * any site, so a browser page is only let in from the configured origins. A handshake without
+ * Origin comes from a program, which proves itself with its credential alone.
+ */
+export function checkOrigin(request: IncomingMessage, allowed: string[]): void {
+  const origin = request.headers.origin;
+  if (originAllowed(allowed, origin)) return;
+  throw new Refusal(403, `Origin ${origin} is not allowed to open WebSockets (see CORS_ALLOWED_ORIGINS)`);
+}
