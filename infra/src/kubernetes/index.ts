@@ -1,0 +1,92 @@
+/**
+ * The `kubernetes` stack: a namespace holding PostgreSQL (unless a managed one is configured),
+ * the broker's replicas, Prometheus and Grafana.
+ */
+import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
+import { monitoringFiles } from '../files.js';
+import { assertPinnedImage } from '../images.js';
+import { PORTS, clusterUrl, partOfLabels } from '../naming.js';
+import type { Settings } from '../settings.js';
+import { dbPoolSize } from '../sizing.js';
+import { createBroker } from './broker.js';
+import { createGrafana } from './grafana.js';
+import { createPostgres } from './postgres.js';
+import { createPrometheus } from './prometheus.js';
+
+export interface DeployOutputs {
+  brokerUrl: pulumi.Output<string>;
+  grafanaUrl: pulumi.Output<string>;
+}
+
+/** A LoadBalancer's address once the cloud has given one; otherwise the in-cluster name. */
+function serviceUrl(service: k8s.core.v1.Service, fallback: string, port: number): pulumi.Output<string> {
+  return service.status.apply((status) => {
+    const ingress = status?.loadBalancer?.ingress?.[0];
+    const host = ingress?.hostname ?? ingress?.ip;
+    return host ? `http://${host}:${port}` : fallback;
+  });
+}
+
+export function deployKubernetes(settings: Settings): DeployOutputs {
+  if (!settings.image) throw new Error('miniqueue:image is required on Kubernetes: a pushed image, pinned by tag or digest');
+  const image = assertPinnedImage(settings.image);
+  const { namespace: namespaceName, serviceType } = settings.kubernetes;
+  const ns = new k8s.core.v1.Namespace('miniqueue', {
+    metadata: { name: namespaceName, labels: partOfLabels() },
+  });
+  const namespace = ns.metadata.name;
+
+  const postgres = settings.database.kind === 'own'
+    ? createPostgres({
+        namespace,
+        namespaceName,
+        stack: settings.stack,
+        password: settings.database.password,
+        storageSize: settings.database.storageSize,
+        storageClass: settings.kubernetes.storageClass,
+        maxConnections: settings.databaseMaxConnections,
+      })
+    : undefined;
+  const databaseUrl = settings.database.kind === 'external' ? settings.database.url : postgres!.url;
+
+  const broker = createBroker({
+    namespace,
+    stack: settings.stack,
+    image,
+    env: { ...settings.broker, dbPoolSize: dbPoolSize(settings.scaling.maxReplicas, settings.databaseMaxConnections) },
+    secrets: {
+      DATABASE_URL: databaseUrl,
+      MINIQUEUE_BOOTSTRAP_ADMIN_KEY: settings.bootstrapAdminKey,
+      GITHUB_CLIENT_SECRET: settings.githubClientSecret,
+    },
+    scaling: settings.scaling,
+    resources: settings.resources,
+    serviceType,
+    dependsOn: postgres ? [postgres.statefulSet] : [],
+  });
+
+  const files = monitoringFiles();
+  createPrometheus({
+    namespace,
+    namespaceName,
+    stack: settings.stack,
+    brokerImage: image,
+    adminKeySecret: broker.secret,
+    files,
+    storageSize: settings.kubernetes.prometheusStorageSize,
+    storageClass: settings.kubernetes.storageClass,
+  });
+  const grafana = createGrafana({ namespace, stack: settings.stack, adminPassword: settings.grafanaAdminPassword, files, serviceType });
+
+  const inCluster = (component: 'broker' | 'grafana') => clusterUrl(component, namespaceName);
+  return {
+    brokerUrl: settings.kubernetes.brokerUrl
+      ? pulumi.output(settings.kubernetes.brokerUrl)
+      : serviceUrl(broker.service, inCluster('broker'), PORTS.broker),
+    grafanaUrl: settings.kubernetes.grafanaUrl
+      ? pulumi.output(settings.kubernetes.grafanaUrl)
+      : serviceUrl(grafana.service, inCluster('grafana'), PORTS.grafana),
+  };
+}
+

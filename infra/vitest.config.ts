@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Each Pulumi program test runs the program once under mocks; the runtime's state is global,
+    // so every test file gets its own process.
+    pool: 'forks',
+    isolate: true,
+    maxWorkers: 2,
+    testTimeout: 30_000,
+  },
+});

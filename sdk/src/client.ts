@@ -1,0 +1,108 @@
+import { Consumer } from './consumer/consumer.js';
+import type { ConsumerBroker, ConsumerOptions, MessageHandler } from './consumer/types.js';
+import type {
+  AckResult,
+  BatchAckResult,
+  BatchPublishResult,
+  ExtendResult,
+  Message,
+  NackResult,
+  PublishResult,
+} from './generated/index.js';
+import { Transport } from './http/transport.js';
+import type { CallOptions, MiniQueueOptions } from './options.js';
+import { authResource, type AuthResource } from './resources/auth.js';
+import { clientsResource, type ClientsResource } from './resources/clients.js';
+import { dashboardResource, type DashboardResource } from './resources/dashboard.js';
+import { deadLettersResource, type DeadLettersResource } from './resources/deadLetters.js';
+import * as messages from './resources/messages.js';
+import { operationsResource, type OperationsResource } from './resources/operations.js';
+import { queuesResource, type QueuesResource } from './resources/queues.js';
+import { topicsResource, type TopicsResource } from './resources/topics.js';
+
+/**
+ * The MiniQueue client. Every operation of the broker's HTTP contract, with retries (backoff with
+ * jitter, `Retry-After`), per-request timeouts, idempotent publishing and typed errors.
+ */
+export class MiniQueue {
+  readonly topics: TopicsResource;
+  readonly queues: QueuesResource;
+  readonly clients: ClientsResource;
+  /** The dead-letter queue: list and replay DEAD messages. */
+  readonly dlq: DeadLettersResource;
+  readonly dashboard: DashboardResource;
+  readonly auth: AuthResource;
+  /** Health, build information, metrics and the OpenAPI document. */
+  readonly ops: OperationsResource;
+  private readonly transport: Transport;
+
+  constructor(options: MiniQueueOptions) {
+    this.transport = new Transport(options);
+    this.topics = topicsResource(this.transport);
+    this.queues = queuesResource(this.transport);
+    this.clients = clientsResource(this.transport);
+    this.dlq = deadLettersResource(this.transport);
+    this.dashboard = dashboardResource(this.transport);
+    this.auth = authResource(this.transport);
+    this.ops = operationsResource(this.transport);
+  }
+
+  /** Publishes to every queue bound to the topic; a retried call is stored once (idempotency key). */
+  publish(topic: string, payload: string, options?: messages.PublishOptions): Promise<PublishResult> {
+    return messages.publish(this.transport, topic, payload, options);
+  }
+
+  /** Publishes 1..500 messages at once, all or nothing; `results[i]` answers `messages[i]`. */
+  publishBatch(topic: string, batch: messages.BatchMessage[], options?: CallOptions): Promise<BatchPublishResult> {
+    return messages.publishBatch(this.transport, topic, batch, options);
+  }
+
+  /** Claims the oldest claimable message, or resolves null when there is none (within `waitSeconds`). */
+  consume(queue: string, options?: messages.ConsumeOptions): Promise<Message | null> {
+    return messages.consume(this.transport, queue, options);
+  }
+
+  /** Claims up to `maxMessages` messages; an empty array when none is claimable (within `waitSeconds`). */
+  receive(queue: string, options?: messages.ReceiveOptions): Promise<Message[]> {
+    return messages.receive(this.transport, queue, options);
+  }
+
+  /** Acknowledges a claimed message (final). ConflictError once its lease was lost. */
+  ack(messageId: string, options?: CallOptions): Promise<AckResult> {
+    return messages.ack(this.transport, messageId, options);
+  }
+
+  /** Acknowledges up to 100 messages; those that cannot be acked are listed in `failed`. */
+  ackMany(messageIds: string[], options?: CallOptions): Promise<BatchAckResult> {
+    return messages.ackMany(this.transport, messageIds, options);
+  }
+
+  /** Rejects a claimed message: back to the queue (default) or, with `requeue: false`, to the DLQ. */
+  nack(messageId: string, options?: messages.NackOptions): Promise<NackResult> {
+    return messages.nack(this.transport, messageId, options);
+  }
+
+  /** Sets a claimed message's lease to end `seconds` from now. */
+  extend(messageId: string, seconds: number, options?: CallOptions): Promise<ExtendResult> {
+    return messages.extend(this.transport, messageId, seconds, options);
+  }
+
+  /** A consumer of one queue; call `start()` to run it. See ConsumerOptions. */
+  consumer(queue: string, handler: MessageHandler, options?: ConsumerOptions): Consumer {
+    return new Consumer(this.consumerBroker(), queue, handler, options);
+  }
+
+  private consumerBroker(): ConsumerBroker {
+    return {
+      receive: (queue, options) => this.receive(queue, options),
+      ack: (id) => this.ack(id),
+      nack: (id, options) => this.nack(id, options),
+      extend: (id, seconds) => this.extend(id, seconds),
+      push: {
+        baseUrl: this.transport.baseUrl,
+        token: () => this.transport.token(),
+        ticket: async () => (await this.auth.wsTicket()).ticket,
+      },
+    };
+  }
+}

@@ -1,0 +1,223 @@
+import { DeadLetterError } from '../errors.js';
+import type { Message } from '../generated/index.js';
+import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
+import { Emitter } from './emitter.js';
+import { LeaseKeeper } from './lease.js';
+import { PushChannel } from './push.js';
+import { Slots } from './slots.js';
+import type { ConsumerBroker, ConsumerEvents, ConsumerOptions, ErrorContext, MessageHandler, Outcome } from './types.js';
+import { Wakeup } from './wakeup.js';
+
+const MAX_CLAIM_BACKOFF_MS = 30_000;
+const MAX_DEFAULT_NACK_DELAY_SECONDS = 300;
+const PUSH_CONNECT_GRACE_MS = 5000;
+const IDLE_POLL_MS = 1000;
+
+type Settings = Required<Omit<ConsumerOptions, 'heartbeat'>> & Pick<ConsumerOptions, 'heartbeat'>;
+
+function settingsOf(options: ConsumerOptions): Settings {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  return {
+    concurrency,
+    batchSize: Math.min(100, Math.max(1, Math.floor(options.batchSize ?? concurrency))),
+    waitSeconds: options.waitSeconds ?? 20,
+    nackDelay: options.nackDelay ?? ((message) => Math.min(MAX_DEFAULT_NACK_DELAY_SECONDS, 2 ** message.retry_count)),
+    deadLetter: options.deadLetter ?? ((error) => error instanceof DeadLetterError),
+    heartbeat: options.heartbeat,
+    stopTimeoutMs: options.stopTimeoutMs ?? 30_000,
+    push: options.push ?? false,
+  };
+}
+
+/**
+ * Claims messages of one queue and runs a handler for each, at most `concurrency` at once.
+ * The handler's outcome is the acknowledgement: resolve → ack, throw → nack (retry with a delay,
+ * or the dead-letter queue). Delivery is at-least-once, so handlers should be idempotent.
+ */
+export class Consumer extends Emitter<ConsumerEvents> {
+  private readonly settings: Settings;
+  private readonly slots: Slots;
+  private readonly wakeup = new Wakeup();
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private claimAbort = new AbortController();
+  private handlersAbort = new AbortController();
+  private stopRequested: Promise<void> = new Promise(() => undefined);
+  private requestStop: () => void = () => undefined;
+  private push: PushChannel | undefined;
+
+  constructor(
+    private readonly broker: ConsumerBroker,
+    readonly queue: string,
+    private readonly handler: MessageHandler,
+    options: ConsumerOptions = {},
+  ) {
+    super();
+    this.settings = settingsOf(options);
+    this.slots = new Slots(this.settings.concurrency);
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Number of handlers running now. */
+  get active(): number {
+    return this.inFlight.size;
+  }
+
+  /** Starts claiming; returns at once. Errors are reported through the `error` event, never thrown. */
+  start(): this {
+    if (this.running) return this;
+    this.running = true;
+    this.claimAbort = new AbortController();
+    this.handlersAbort = new AbortController();
+    this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
+    if (this.settings.push) {
+      this.push = new PushChannel({
+        endpoint: this.broker.push,
+        queue: this.queue,
+        onNotify: () => this.wakeup.notify(),
+        onError: (error) => this.report(error, { phase: 'push' }),
+      });
+    }
+    this.loop = this.run();
+    return this;
+  }
+
+  /**
+   * Stops claiming, waits up to `stopTimeoutMs` for running handlers to finish (and be acked or
+   * nacked), then returns. Handlers still running after that see their signal abort; their
+   * messages are redelivered when their leases expire.
+   */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.requestStop();
+    this.claimAbort.abort();
+    this.wakeup.notify();
+    this.push?.close();
+    this.push = undefined;
+    await this.loop;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = Promise.allSettled([...this.inFlight]).then(() => true);
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.stopTimeoutMs)));
+    const finished = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (!finished) this.handlersAbort.abort(new Error(`Consumer of ${this.queue} stopped before its handlers finished`));
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    // Start in push mode when the socket comes up quickly, rather than in a long poll it cannot cut short.
+    if (this.push) await this.pause(PUSH_CONNECT_GRACE_MS, this.push.ready);
+    while (this.running) {
+      await Promise.race([this.slots.whenFree(), this.stopRequested]);
+      if (!this.running) return;
+      try {
+        const messages = await this.claim();
+        failures = 0;
+        // Claimed messages are ours even if stop() came meanwhile: handle them rather than strand them.
+        messages.forEach((message) => this.dispatch(message));
+      } catch (error) {
+        if (!this.running) return;
+        failures++;
+        this.report(error, { phase: 'claim' });
+        const delay = backoffDelay({ ...defaultRetryPolicy, baseDelayMs: 500, maxDelayMs: MAX_CLAIM_BACKOFF_MS }, failures);
+        await this.pause(delay);
+      }
+    }
+  }
+
+  /** Waits `ms`, or less when stop() is called or `until` settles first. */
+  private async pause(ms: number, until?: Promise<unknown>): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const elapsed = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([elapsed, this.stopRequested, ...(until ? [until] : [])]);
+    clearTimeout(timer);
+  }
+
+  /** Long-polls; in push mode with the socket up, polls once and then waits for a notification. */
+  private async claim(): Promise<Message[]> {
+    const pushed = this.push?.connected === true;
+    this.wakeup.reset();
+    const messages = await this.broker.receive(this.queue, {
+      maxMessages: Math.min(this.settings.batchSize, this.slots.free),
+      waitSeconds: pushed ? 0 : this.settings.waitSeconds,
+      signal: this.claimAbort.signal,
+    });
+    if (messages.length === 0 && pushed) await this.wakeup.wait(Math.max(1, this.settings.waitSeconds) * 1000);
+    // Without a long poll, an empty queue would otherwise be asked again at once, in a tight loop.
+    else if (messages.length === 0 && this.settings.waitSeconds === 0) await this.pause(IDLE_POLL_MS);
+    return messages;
+  }
+
+  private dispatch(message: Message): void {
+    this.slots.take();
+    const task = this.process(message).finally(() => {
+      this.inFlight.delete(task);
+      this.slots.release();
+    });
+    this.inFlight.add(task);
+  }
+
+  private async process(message: Message): Promise<void> {
+    const lease = new LeaseKeeper({
+      message,
+      heartbeat: this.settings.heartbeat ?? {},
+      extend: (seconds) => this.broker.extend(message.message_id, seconds),
+      onError: (error) => this.report(error, { phase: 'extend', message }),
+      stopped: this.handlersAbort.signal,
+    });
+    const started = Date.now();
+    let failure: { error: unknown } | undefined;
+    try {
+      await this.handler(message, { signal: lease.signal, extend: (seconds) => lease.extendNow(seconds) });
+    } catch (error) {
+      failure = { error };
+      this.report(error, { phase: 'handler', message });
+    }
+    await lease.stop();
+    // The broker no longer counts the message as ours: an ack or nack would only be refused.
+    if (lease.lost) return;
+    const durationMs = Date.now() - started;
+    const outcome = failure ? await this.reject(message, failure.error) : await this.acknowledge(message);
+    if (outcome) this.emit('processed', { message, outcome, durationMs, ...failure });
+  }
+
+  private async acknowledge(message: Message): Promise<Outcome | undefined> {
+    try {
+      await this.broker.ack(message.message_id);
+      return 'acked';
+    } catch (error) {
+      this.report(error, { phase: 'ack', message });
+      return undefined;
+    }
+  }
+
+  private async reject(message: Message, handlerError: unknown): Promise<Outcome | undefined> {
+    try {
+      const requeue = !this.settings.deadLetter(handlerError, message);
+      const result = await this.broker.nack(message.message_id, {
+        requeue,
+        delaySeconds: requeue ? this.nackDelay(message, handlerError) : undefined,
+      });
+      return result.status === 'DEAD' ? 'dead' : 'requeued';
+    } catch (error) {
+      this.report(error, { phase: 'nack', message });
+      return undefined;
+    }
+  }
+
+  private nackDelay(message: Message, error: unknown): number {
+    const { nackDelay } = this.settings;
+    const seconds = typeof nackDelay === 'function' ? nackDelay(message, error) : nackDelay;
+    return Math.min(900, Math.max(0, Math.round(seconds)));
+  }
+
+  private report(error: unknown, context: ErrorContext): void {
+    // Without a listener, say it somewhere rather than swallow it; never throw, as Node's 'error' would.
+    if (!this.emit('error', error, context)) console.error(`MiniQueue consumer of ${this.queue} (${context.phase}):`, error);
+  }
+}

@@ -1,0 +1,90 @@
+import type { AckResult, ExtendResult, Message, NackResult } from '../generated/index.js';
+import type { NackOptions, ReceiveOptions } from '../resources/messages.js';
+
+export interface HandlerContext {
+  /**
+   * Aborted when the consumer loses the message's lease (LeaseLostError: another consumer may
+   * have it now) or when stop() gives up waiting; a long handler should stop its work then.
+   */
+  signal: AbortSignal;
+  /** Extends the lease by `seconds` from now, beyond what the heartbeat does. */
+  extend(seconds: number): Promise<void>;
+}
+
+/** Resolving acks the message; throwing nacks it (or dead-letters it, see ConsumerOptions.deadLetter). */
+export type MessageHandler = (message: Message, context: HandlerContext) => unknown | Promise<unknown>;
+
+export interface HeartbeatOptions {
+  /** Milliseconds between extensions. Default: half the message's lease. */
+  intervalMs?: number;
+  /** Seconds each extension grants, from now. Default: the message's lease length. */
+  extendSeconds?: number;
+}
+
+export interface ConsumerOptions {
+  /** Handlers running at once. Default 1. */
+  concurrency?: number;
+  /** Messages claimed per request (1..100), never more than the free handler slots. Default: concurrency, at most 100. */
+  batchSize?: number;
+  /** Long-poll wait of each claim request, 0..20 seconds. Default 20. */
+  waitSeconds?: number;
+  /**
+   * Seconds (0..900) before a message whose handler threw is claimable again: a number, or a
+   * function of the message and the error. Default: 2^retry_count, at most 300.
+   */
+  nackDelay?: number | ((message: Message, error: unknown) => number);
+  /**
+   * Which handler errors send the message straight to the dead-letter queue instead of a retry.
+   * Default: instances of DeadLetterError.
+   */
+  deadLetter?: (error: unknown, message: Message) => boolean;
+  /** Keeps the lease of a running handler's message alive. Default on; false turns it off. */
+  heartbeat?: HeartbeatOptions | false;
+  /** How long stop() waits for running handlers, in milliseconds. Default 30000. */
+  stopTimeoutMs?: number;
+  /**
+   * Also listen on the broker's `/ws/consume` WebSocket and claim as soon as a message is
+   * announced; long polling stays the fallback while the socket is down. Default false.
+   */
+  push?: boolean;
+}
+
+export type Outcome = 'acked' | 'requeued' | 'dead';
+
+export interface ProcessedEvent {
+  message: Message;
+  outcome: Outcome;
+  /** What the handler threw, when it threw. */
+  error?: unknown;
+  /** Handler time in milliseconds. */
+  durationMs: number;
+}
+
+export type ErrorPhase = 'claim' | 'handler' | 'ack' | 'nack' | 'extend' | 'push';
+
+export interface ErrorContext {
+  phase: ErrorPhase;
+  message?: Message;
+}
+
+export interface ConsumerEvents extends Record<string, unknown[]> {
+  processed: [event: ProcessedEvent];
+  error: [error: unknown, context: ErrorContext];
+}
+
+/** What a consumer needs from the client: the queue operations and the WebSocket endpoint. */
+export interface ConsumerBroker {
+  receive(queue: string, options: ReceiveOptions): Promise<Message[]>;
+  ack(messageId: string): Promise<AckResult>;
+  nack(messageId: string, options: NackOptions): Promise<NackResult>;
+  extend(messageId: string, seconds: number): Promise<ExtendResult>;
+  push: PushEndpoint;
+}
+
+export interface PushEndpoint {
+  baseUrl: string;
+  /** The credential for the handshake's Authorization header (programs). */
+  token(): Promise<string>;
+  /** A single-use ticket for the query string (browsers, which cannot set handshake headers). */
+  ticket(): Promise<string>;
+}

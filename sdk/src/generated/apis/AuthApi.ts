@@ -1,0 +1,338 @@
+/* tslint:disable */
+/* eslint-disable */
+/**
+ * MiniQueue
+ * MiniQueue is a durable message broker on PostgreSQL with at-least-once delivery, topic → queue fan-out, explicit acknowledgements with leases, a dead-letter queue (DLQ), API-key security for programs and GitHub sign-in for people.  A producer publishes to a **topic**; the broker stores one copy of the message in every **queue** bound to that topic, in one transaction. Each queue delivers its copies independently. A consumer claims a message (PENDING → UNACKED, with a lease of the queue\'s `ack_timeout_seconds`), processes it and acks it (→ ACKED, final). A nack or an expired lease puts it back to PENDING with `retry_count + 1`; once `retry_count` would exceed the queue\'s `max_retries`, or on a nack with `requeue: false`, it goes to DEAD, from where an admin can replay it. Delivery is approximately FIFO; consumers should be idempotent.  ## Authentication Every endpoint except those marked public needs `Authorization: Bearer <credential>`: - `mq_…` — the API key of a registered client (a program). Keys are shown once, at registration or   rotation, and are stored only as SHA-256 hashes. - `mqs_…` — a dashboard session token, obtained through GitHub sign-in and   `POST /api/v1/auth/exchange`. Sessions last 8 hours or until logout.  Every credential resolves to a principal `{name, kind, scopes}`. A missing, malformed, expired or revoked credential is `401`; a valid credential without the needed scope is `403`.  ## Scopes | Scope | Allows | |---|---| | `publish:<topic>` / `publish:*` | Publishing to that topic / any topic | | `consume:<queue>` / `consume:*` | Consuming, receiving, acking, nacking and extending on that queue / any queue | | `view` | Reading topics, queues, messages, the dashboard, the DLQ and the live monitor | | `metrics` | Scraping `/actuator/prometheus` | | `admin` | Everything (implies every other scope) |  Anything not granted is denied. Each operation states the scope it needs in `x-required-scope` (`none` for public operations, `any` for any valid credential, `session` for a dashboard session, `consume:{message.queue}` for the queue the addressed message belongs to).  Consumer identity is the principal\'s name plus the optional `MiniQueue-Instance` header (to tell replicas sharing one key apart); it is never taken from the request body. Only the consumer identity that holds a message may ack, nack or extend it.  ## Names Topic, queue and client names, in bodies and in paths, are lowercased and must then match `^[a-z0-9._-]{1,100}$`, else `400`. `/api/v1/queues/Email-Queue/consume` addresses `email-queue`. Responses always carry lowercase names.  ## Conventions JSON bodies use snake_case. Timestamps are RFC 3339 in UTC with a zone, e.g. `2026-11-29T10:00:00.123Z`. Request bodies reject unknown fields with `400`. Numbers out of range are `400` with an `errors` entry, never silently clamped; fields with a default may be omitted.  ## Errors Every error, from every route (a `404` for an unknown route included), has one shape: ```json { \"status\": 404, \"message\": \"No topic found with the name order.placed\", \"errors\": null, \"response_body\": null } ``` On a `400`, `errors` lists field problems: `[{\"field\": \"name\", \"message\": \"…\"}]`. `413` means a payload over the limit (262,144 UTF-8 bytes by default), decided before the whole body is read. `429` means rate limited and carries `Retry-After` (seconds). `503` means the database is unavailable. `500` never carries details. `429`, `500` and `503` may be retried with backoff; the other errors should not be retried unchanged.  ## WebSockets These are not HTTP operations and are therefore not listed as paths. - `GET /ws/consume?queue=<queue>&ticket=wst_…` (needs `consume:<queue>`): after a publish commits,   pushes `{\"queue\": \"<queue>\", \"message_id\": \"<uuid>\"}` to one connected consumer of that queue,   round-robin, whichever instance took the publish. It carries the id only, never the payload; the   consumer then claims through `POST /api/v1/queues/{queue}/consume`. - `GET /ws/monitor?ticket=wst_…` (needs `view`): every state transition, after commit, as   `{\"eventType\", \"queueName\", \"detail\", \"timestamp\"}`, with event types `CREATED`, `PUBLISHED`,   `CONSUMED`, `ACKED`, `NACKED`, `REDELIVERED`, `DEAD` and `REPLAYED`, across all instances. A   statement that moves more than 20 messages is summarized in one event (\"100 messages   published to email-queue\"). A dashboard that cannot keep up receives   `{\"eventType\": \"EVENTS_DROPPED\", \"queueName\": null, \"detail\": \"N events dropped\", \"timestamp\"}`   in place of what it missed; memory per dashboard stays bounded.  Tickets come from `POST /api/v1/auth/ws-ticket` (30 seconds, single use). A program may instead send `Authorization: Bearer mq_…` on the handshake. Refusal happens at the handshake: `401` for a missing or bad credential, `403` for a missing scope or a browser origin not in `CORS_ALLOWED_ORIGINS` (a handshake without an `Origin` header is allowed). Revoking or rotating a key, or logging out, closes that credential\'s open WebSockets on every instance. Close codes: `1008` the credential ended; `4404` the queue was deleted; `1012` the broker lost its database notification connection (reconnect with a fresh ticket); `1001` the broker is shutting down.  Swagger UI is served at `/swagger-ui` (public). 
+ *
+ * The version of the OpenAPI document: 1.0.0
+ * 
+ *
+ * NOTE: This class is auto generated by OpenAPI Generator (https://openapi-generator.tech).
+ * https://openapi-generator.tech
+ * Do not edit the class manually.
+ */
+
+import * as runtime from '../runtime.js';
+import {
+    type ExchangeRequest,
+    ExchangeRequestFromJSON,
+    ExchangeRequestToJSON,
+} from '../models/ExchangeRequest.js';
+import {
+    type Me,
+    MeFromJSON,
+    MeToJSON,
+} from '../models/Me.js';
+import {
+    type Session,
+    SessionFromJSON,
+    SessionToJSON,
+} from '../models/Session.js';
+import {
+    type WsTicket,
+    WsTicketFromJSON,
+    WsTicketToJSON,
+} from '../models/WsTicket.js';
+
+export interface ExchangeLoginCodeRequest {
+    exchangeRequest: ExchangeRequest;
+}
+
+export interface GithubCallbackRequest {
+    code: string;
+    state: string;
+}
+
+/**
+ * 
+ */
+export class AuthApi extends runtime.BaseAPI {
+
+    /**
+     * Creates request options for createWsTicket without sending the request
+     */
+    async createWsTicketRequestOpts(): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/auth/ws-ticket`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Issues a ticket (`wst_…`) for the `ticket` query parameter of `/ws/consume` or `/ws/monitor`. It is valid for 30 seconds, works once, on any instance, and carries the caller\'s principal; the WebSocket endpoint checks the scope it needs. 
+     * Issue a WebSocket ticket
+     */
+    async createWsTicketRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WsTicket>> {
+        const requestOptions = await this.createWsTicketRequestOpts();
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => WsTicketFromJSON(jsonValue));
+    }
+
+    /**
+     * Issues a ticket (`wst_…`) for the `ticket` query parameter of `/ws/consume` or `/ws/monitor`. It is valid for 30 seconds, works once, on any instance, and carries the caller\'s principal; the WebSocket endpoint checks the scope it needs. 
+     * Issue a WebSocket ticket
+     */
+    async createWsTicket(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WsTicket> {
+        const response = await this.createWsTicketRaw(initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for exchangeLoginCode without sending the request
+     */
+    async exchangeLoginCodeRequestOpts(requestParameters: ExchangeLoginCodeRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['exchangeRequest'] == null) {
+            throw new runtime.RequiredError(
+                'exchangeRequest',
+                'Required parameter "exchangeRequest" was null or undefined when calling exchangeLoginCode().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+
+        let urlPath = `/api/v1/auth/exchange`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: ExchangeRequestToJSON(requestParameters['exchangeRequest']),
+        };
+    }
+
+    /**
+     * Redeems the one-time login code from the sign-in redirect for a session token (`mqs_…`, valid 8 hours). A code works once, on any instance; an unknown, expired or used code is `401`. 
+     * Exchange a login code for a session token
+     */
+    async exchangeLoginCodeRaw(requestParameters: ExchangeLoginCodeRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Session>> {
+        const requestOptions = await this.exchangeLoginCodeRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => SessionFromJSON(jsonValue));
+    }
+
+    /**
+     * Redeems the one-time login code from the sign-in redirect for a session token (`mqs_…`, valid 8 hours). A code works once, on any instance; an unknown, expired or used code is `401`. 
+     * Exchange a login code for a session token
+     */
+    async exchangeLoginCode(requestParameters: ExchangeLoginCodeRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Session> {
+        const response = await this.exchangeLoginCodeRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getMe without sending the request
+     */
+    async getMeRequestOpts(): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/auth/me`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Who the credential belongs to, whether it is an API key (`client`) or a dashboard session (`session`), and its scopes.
+     * The current principal
+     */
+    async getMeRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Me>> {
+        const requestOptions = await this.getMeRequestOpts();
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => MeFromJSON(jsonValue));
+    }
+
+    /**
+     * Who the credential belongs to, whether it is an API key (`client`) or a dashboard session (`session`), and its scopes.
+     * The current principal
+     */
+    async getMe(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Me> {
+        const response = await this.getMeRaw(initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for githubCallback without sending the request
+     */
+    async githubCallbackRequestOpts(requestParameters: GithubCallbackRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['code'] == null) {
+            throw new runtime.RequiredError(
+                'code',
+                'Required parameter "code" was null or undefined when calling githubCallback().'
+            );
+        }
+
+        if (requestParameters['state'] == null) {
+            throw new runtime.RequiredError(
+                'state',
+                'Required parameter "state" was null or undefined when calling githubCallback().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['code'] != null) {
+            queryParameters['code'] = requestParameters['code'];
+        }
+
+        if (requestParameters['state'] != null) {
+            queryParameters['state'] = requestParameters['state'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+
+        let urlPath = `/api/v1/auth/github/callback`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * GitHub redirects the browser here. The `state` must match the cookie set by `githubLogin`; the code is exchanged with GitHub server to server. Logins in `MINIQUEUE_ADMINS` get `admin`, anyone else `view` (or `403` when `MINIQUEUE_PUBLIC_VIEWER=false`). A session is created and the browser is redirected to `MINIQUEUE_DASHBOARD_URL#login_code=lc_…` carrying a one-time login code (valid 60 seconds, single use; in the URL fragment, so it never reaches a server log), never the session token itself. A missing or mismatched `state` or a missing `code` is `400`; a declined sign-in or a code GitHub refuses is `401`; `503` when GitHub sign-in is not configured or GitHub is unreachable. 
+     * Finish GitHub sign-in
+     */
+    async githubCallbackRaw(requestParameters: GithubCallbackRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
+        const requestOptions = await this.githubCallbackRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.VoidApiResponse(response);
+    }
+
+    /**
+     * GitHub redirects the browser here. The `state` must match the cookie set by `githubLogin`; the code is exchanged with GitHub server to server. Logins in `MINIQUEUE_ADMINS` get `admin`, anyone else `view` (or `403` when `MINIQUEUE_PUBLIC_VIEWER=false`). A session is created and the browser is redirected to `MINIQUEUE_DASHBOARD_URL#login_code=lc_…` carrying a one-time login code (valid 60 seconds, single use; in the URL fragment, so it never reaches a server log), never the session token itself. A missing or mismatched `state` or a missing `code` is `400`; a declined sign-in or a code GitHub refuses is `401`; `503` when GitHub sign-in is not configured or GitHub is unreachable. 
+     * Finish GitHub sign-in
+     */
+    async githubCallback(requestParameters: GithubCallbackRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
+        await this.githubCallbackRaw(requestParameters, initOverrides);
+    }
+
+    /**
+     * Creates request options for githubLogin without sending the request
+     */
+    async githubLoginRequestOpts(): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+
+        let urlPath = `/api/v1/auth/github/login`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * A browser navigation. Sets a random `state` in a 10-minute HttpOnly cookie and redirects to GitHub\'s authorization page. `503` when GitHub sign-in is not configured on this server (`GITHUB_CLIENT_ID` / `GITHUB_CLIENT_SECRET` unset). 
+     * Start GitHub sign-in
+     */
+    async githubLoginRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
+        const requestOptions = await this.githubLoginRequestOpts();
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.VoidApiResponse(response);
+    }
+
+    /**
+     * A browser navigation. Sets a random `state` in a 10-minute HttpOnly cookie and redirects to GitHub\'s authorization page. `503` when GitHub sign-in is not configured on this server (`GITHUB_CLIENT_ID` / `GITHUB_CLIENT_SECRET` unset). 
+     * Start GitHub sign-in
+     */
+    async githubLogin(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
+        await this.githubLoginRaw(initOverrides);
+    }
+
+    /**
+     * Creates request options for logout without sending the request
+     */
+    async logoutRequestOpts(): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/auth/logout`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Ends the dashboard session everywhere, on every instance, and closes its open WebSockets. Only a session token may log out; an API key is `403`. 
+     * End the current session
+     */
+    async logoutRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
+        const requestOptions = await this.logoutRequestOpts();
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.VoidApiResponse(response);
+    }
+
+    /**
+     * Ends the dashboard session everywhere, on every instance, and closes its open WebSockets. Only a session token may log out; an API key is `403`. 
+     * End the current session
+     */
+    async logout(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
+        await this.logoutRaw(initOverrides);
+    }
+
+}

@@ -1,0 +1,346 @@
+/* tslint:disable */
+/* eslint-disable */
+/**
+ * MiniQueue
+ * MiniQueue is a durable message broker on PostgreSQL with at-least-once delivery, topic → queue fan-out, explicit acknowledgements with leases, a dead-letter queue (DLQ), API-key security for programs and GitHub sign-in for people.  A producer publishes to a **topic**; the broker stores one copy of the message in every **queue** bound to that topic, in one transaction. Each queue delivers its copies independently. A consumer claims a message (PENDING → UNACKED, with a lease of the queue\'s `ack_timeout_seconds`), processes it and acks it (→ ACKED, final). A nack or an expired lease puts it back to PENDING with `retry_count + 1`; once `retry_count` would exceed the queue\'s `max_retries`, or on a nack with `requeue: false`, it goes to DEAD, from where an admin can replay it. Delivery is approximately FIFO; consumers should be idempotent.  ## Authentication Every endpoint except those marked public needs `Authorization: Bearer <credential>`: - `mq_…` — the API key of a registered client (a program). Keys are shown once, at registration or   rotation, and are stored only as SHA-256 hashes. - `mqs_…` — a dashboard session token, obtained through GitHub sign-in and   `POST /api/v1/auth/exchange`. Sessions last 8 hours or until logout.  Every credential resolves to a principal `{name, kind, scopes}`. A missing, malformed, expired or revoked credential is `401`; a valid credential without the needed scope is `403`.  ## Scopes | Scope | Allows | |---|---| | `publish:<topic>` / `publish:*` | Publishing to that topic / any topic | | `consume:<queue>` / `consume:*` | Consuming, receiving, acking, nacking and extending on that queue / any queue | | `view` | Reading topics, queues, messages, the dashboard, the DLQ and the live monitor | | `metrics` | Scraping `/actuator/prometheus` | | `admin` | Everything (implies every other scope) |  Anything not granted is denied. Each operation states the scope it needs in `x-required-scope` (`none` for public operations, `any` for any valid credential, `session` for a dashboard session, `consume:{message.queue}` for the queue the addressed message belongs to).  Consumer identity is the principal\'s name plus the optional `MiniQueue-Instance` header (to tell replicas sharing one key apart); it is never taken from the request body. Only the consumer identity that holds a message may ack, nack or extend it.  ## Names Topic, queue and client names, in bodies and in paths, are lowercased and must then match `^[a-z0-9._-]{1,100}$`, else `400`. `/api/v1/queues/Email-Queue/consume` addresses `email-queue`. Responses always carry lowercase names.  ## Conventions JSON bodies use snake_case. Timestamps are RFC 3339 in UTC with a zone, e.g. `2026-11-29T10:00:00.123Z`. Request bodies reject unknown fields with `400`. Numbers out of range are `400` with an `errors` entry, never silently clamped; fields with a default may be omitted.  ## Errors Every error, from every route (a `404` for an unknown route included), has one shape: ```json { \"status\": 404, \"message\": \"No topic found with the name order.placed\", \"errors\": null, \"response_body\": null } ``` On a `400`, `errors` lists field problems: `[{\"field\": \"name\", \"message\": \"…\"}]`. `413` means a payload over the limit (262,144 UTF-8 bytes by default), decided before the whole body is read. `429` means rate limited and carries `Retry-After` (seconds). `503` means the database is unavailable. `500` never carries details. `429`, `500` and `503` may be retried with backoff; the other errors should not be retried unchanged.  ## WebSockets These are not HTTP operations and are therefore not listed as paths. - `GET /ws/consume?queue=<queue>&ticket=wst_…` (needs `consume:<queue>`): after a publish commits,   pushes `{\"queue\": \"<queue>\", \"message_id\": \"<uuid>\"}` to one connected consumer of that queue,   round-robin, whichever instance took the publish. It carries the id only, never the payload; the   consumer then claims through `POST /api/v1/queues/{queue}/consume`. - `GET /ws/monitor?ticket=wst_…` (needs `view`): every state transition, after commit, as   `{\"eventType\", \"queueName\", \"detail\", \"timestamp\"}`, with event types `CREATED`, `PUBLISHED`,   `CONSUMED`, `ACKED`, `NACKED`, `REDELIVERED`, `DEAD` and `REPLAYED`, across all instances. A   statement that moves more than 20 messages is summarized in one event (\"100 messages   published to email-queue\"). A dashboard that cannot keep up receives   `{\"eventType\": \"EVENTS_DROPPED\", \"queueName\": null, \"detail\": \"N events dropped\", \"timestamp\"}`   in place of what it missed; memory per dashboard stays bounded.  Tickets come from `POST /api/v1/auth/ws-ticket` (30 seconds, single use). A program may instead send `Authorization: Bearer mq_…` on the handshake. Refusal happens at the handshake: `401` for a missing or bad credential, `403` for a missing scope or a browser origin not in `CORS_ALLOWED_ORIGINS` (a handshake without an `Origin` header is allowed). Revoking or rotating a key, or logging out, closes that credential\'s open WebSockets on every instance. Close codes: `1008` the credential ended; `4404` the queue was deleted; `1012` the broker lost its database notification connection (reconnect with a fresh ticket); `1001` the broker is shutting down.  Swagger UI is served at `/swagger-ui` (public). 
+ *
+ * The version of the OpenAPI document: 1.0.0
+ * 
+ *
+ * NOTE: This class is auto generated by OpenAPI Generator (https://openapi-generator.tech).
+ * https://openapi-generator.tech
+ * Do not edit the class manually.
+ */
+
+import * as runtime from '../runtime.js';
+import {
+    type CreateQueueRequest,
+    CreateQueueRequestFromJSON,
+    CreateQueueRequestToJSON,
+} from '../models/CreateQueueRequest.js';
+import {
+    type MessagePage,
+    MessagePageFromJSON,
+    MessagePageToJSON,
+} from '../models/MessagePage.js';
+import {
+    type MessageStatus,
+    MessageStatusFromJSON,
+    MessageStatusToJSON,
+} from '../models/MessageStatus.js';
+import {
+    type PurgeResult,
+    PurgeResultFromJSON,
+    PurgeResultToJSON,
+} from '../models/PurgeResult.js';
+import {
+    type Queue,
+    QueueFromJSON,
+    QueueToJSON,
+} from '../models/Queue.js';
+
+export interface CreateQueueOperationRequest {
+    createQueueRequest: CreateQueueRequest;
+}
+
+export interface DeleteQueueRequest {
+    queue: string;
+}
+
+export interface ListQueueMessagesRequest {
+    queue: string;
+    status?: MessageStatus;
+    limit?: number;
+    cursor?: string;
+}
+
+export interface PurgeQueueRequest {
+    queue: string;
+}
+
+/**
+ * 
+ */
+export class QueuesApi extends runtime.BaseAPI {
+
+    /**
+     * Creates request options for createQueue without sending the request
+     */
+    async createQueueRequestOpts(requestParameters: CreateQueueOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['createQueueRequest'] == null) {
+            throw new runtime.RequiredError(
+                'createQueueRequest',
+                'Required parameter "createQueueRequest" was null or undefined when calling createQueue().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CreateQueueRequestToJSON(requestParameters['createQueueRequest']),
+        };
+    }
+
+    /**
+     * Creates a queue bound to an existing topic (`404` if the topic does not exist). Only messages published after the queue exists are delivered to it. Emits a `CREATED` monitor event. 
+     * Create a queue bound to a topic
+     */
+    async createQueueRaw(requestParameters: CreateQueueOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Queue>> {
+        const requestOptions = await this.createQueueRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => QueueFromJSON(jsonValue));
+    }
+
+    /**
+     * Creates a queue bound to an existing topic (`404` if the topic does not exist). Only messages published after the queue exists are delivered to it. Emits a `CREATED` monitor event. 
+     * Create a queue bound to a topic
+     */
+    async createQueue(requestParameters: CreateQueueOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Queue> {
+        const response = await this.createQueueRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for deleteQueue without sending the request
+     */
+    async deleteQueueRequestOpts(requestParameters: DeleteQueueRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling deleteQueue().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'DELETE',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Deletes the queue and every message in it, in any status.
+     * Delete a queue and its messages
+     */
+    async deleteQueueRaw(requestParameters: DeleteQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
+        const requestOptions = await this.deleteQueueRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.VoidApiResponse(response);
+    }
+
+    /**
+     * Deletes the queue and every message in it, in any status.
+     * Delete a queue and its messages
+     */
+    async deleteQueue(requestParameters: DeleteQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
+        await this.deleteQueueRaw(requestParameters, initOverrides);
+    }
+
+    /**
+     * Creates request options for listQueueMessages without sending the request
+     */
+    async listQueueMessagesRequestOpts(requestParameters: ListQueueMessagesRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling listQueueMessages().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['status'] != null) {
+            queryParameters['status'] = requestParameters['status'];
+        }
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        if (requestParameters['cursor'] != null) {
+            queryParameters['cursor'] = requestParameters['cursor'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}/messages`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Messages of the queue, oldest first, optionally filtered by status, one page at a time. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * List the messages of a queue
+     */
+    async listQueueMessagesRaw(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MessagePage>> {
+        const requestOptions = await this.listQueueMessagesRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => MessagePageFromJSON(jsonValue));
+    }
+
+    /**
+     * Messages of the queue, oldest first, optionally filtered by status, one page at a time. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * List the messages of a queue
+     */
+    async listQueueMessages(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MessagePage> {
+        const response = await this.listQueueMessagesRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listQueues without sending the request
+     */
+    async listQueuesRequestOpts(): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Every queue, ordered by name.
+     * List queues
+     */
+    async listQueuesRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Array<Queue>>> {
+        const requestOptions = await this.listQueuesRequestOpts();
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => jsonValue.map(QueueFromJSON));
+    }
+
+    /**
+     * Every queue, ordered by name.
+     * List queues
+     */
+    async listQueues(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Array<Queue>> {
+        const response = await this.listQueuesRaw(initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for purgeQueue without sending the request
+     */
+    async purgeQueueRequestOpts(requestParameters: PurgeQueueRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling purgeQueue().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}/purge`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Deletes every message of the queue, in every status (PENDING, UNACKED, ACKED and DEAD). The queue itself stays. A later ack of a purged message is `404`. 
+     * Delete every message of a queue
+     */
+    async purgeQueueRaw(requestParameters: PurgeQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PurgeResult>> {
+        const requestOptions = await this.purgeQueueRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => PurgeResultFromJSON(jsonValue));
+    }
+
+    /**
+     * Deletes every message of the queue, in every status (PENDING, UNACKED, ACKED and DEAD). The queue itself stays. A later ack of a purged message is `404`. 
+     * Delete every message of a queue
+     */
+    async purgeQueue(requestParameters: PurgeQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PurgeResult> {
+        const response = await this.purgeQueueRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+}

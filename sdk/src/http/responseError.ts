@@ -1,0 +1,69 @@
+import type { FieldError } from '../generated/index.js';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  MiniQueueError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  ServerError,
+  UnauthorizedError,
+  UnavailableError,
+  type MiniQueueErrorDetails,
+} from '../errors.js';
+import { retryAfterMs } from './retryAfter.js';
+
+type ErrorClass = new (details: MiniQueueErrorDetails & { retryAfterMs?: number | null }) => MiniQueueError;
+
+const byStatus: Record<number, ErrorClass> = {
+  400: BadRequestError,
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  429: RateLimitedError,
+  502: UnavailableError,
+  503: UnavailableError,
+  504: UnavailableError,
+};
+
+function classFor(status: number): ErrorClass {
+  return byStatus[status] ?? (status >= 500 ? ServerError : MiniQueueError);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+interface ErrorShape {
+  message?: unknown;
+  errors?: unknown;
+}
+
+/** The typed error for a non-2xx response, from the contract's error shape when the body has it. */
+export async function errorFromResponse(response: Response, attempts: number): Promise<MiniQueueError> {
+  const body = await readBody(response);
+  const shape: ErrorShape = body !== null && typeof body === 'object' ? (body as ErrorShape) : {};
+  const message =
+    typeof shape.message === 'string' && shape.message
+      ? shape.message
+      : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const errors = Array.isArray(shape.errors) ? (shape.errors as FieldError[]) : null;
+  const ErrorType = classFor(response.status);
+  return new ErrorType({
+    status: response.status,
+    message,
+    errors,
+    body,
+    attempts,
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+  });
+}

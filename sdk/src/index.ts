@@ -1,0 +1,52 @@
+export { MiniQueue } from './client.js';
+export type { MiniQueueOptions, CallOptions, Credential } from './options.js';
+export type { RetryOptions } from './http/retryPolicy.js';
+export { defaultRetryPolicy, RETRYABLE_STATUSES } from './http/retryPolicy.js';
+export type { FetchFunction } from './http/retryingFetch.js';
+export type {
+  PublishOptions,
+  BatchMessage,
+  ConsumeOptions,
+  ReceiveOptions,
+  NackOptions,
+} from './resources/messages.js';
+export type { CreateQueueOptions, ListMessagesOptions, QueuesResource } from './resources/queues.js';
+export type { ListDeadLettersOptions, ReplayAllOptions, DeadLettersResource } from './resources/deadLetters.js';
+export type { TopicsResource } from './resources/topics.js';
+export type { ClientsResource } from './resources/clients.js';
+export type { DashboardResource } from './resources/dashboard.js';
+export type { AuthResource } from './resources/auth.js';
+export type { OperationsResource } from './resources/operations.js';
+export { Consumer } from './consumer/consumer.js';
+export type {
+  ConsumerOptions,
+  MessageHandler,
+  HandlerContext,
+  HeartbeatOptions,
+  ProcessedEvent,
+  Outcome,
+  ErrorContext,
+  ErrorPhase,
+} from './consumer/types.js';
+export {
+  MiniQueueError,
+  BadRequestError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  PayloadTooLargeError,
+  RetryableStatusError,
+  RateLimitedError,
+  UnavailableError,
+  ServerError,
+  ConnectionError,
+  RequestTimeoutError,
+  DeadLetterError,
+  LeaseLostError,
+} from './errors.js';
+export type { MiniQueueErrorDetails } from './errors.js';
+export { newIdempotencyKey } from './idempotency.js';
+// The contract's models, field for field (snake_case, timestamps as Date).
+export type * from './generated/models/index.js';
+export { MessageStatus } from './generated/models/index.js';

@@ -1,0 +1,33 @@
+import type { FetchFunction } from './http/retryingFetch.js';
+import type { RetryOptions } from './http/retryPolicy.js';
+
+/** A credential, or a function that returns the current one (for a session token that changes). */
+export type Credential = string | (() => string | Promise<string>);
+
+export interface MiniQueueOptions {
+  /** Base URL of the broker, e.g. `http://localhost:8080`. */
+  url: string;
+  /** An API key (`mq_…`) or a dashboard session token (`mqs_…`). Public operations work without. */
+  apiKey?: Credential;
+  /**
+   * Sent as `MiniQueue-Instance` on consume, receive, ack, nack and extend: with the key's client
+   * name it forms the consumer identity, telling replicas that share one key apart.
+   */
+  instanceId?: string;
+  /** Retry policy for every request; see RetryOptions for the defaults. */
+  retry?: RetryOptions;
+  /** Limit for one attempt of a request, in milliseconds (long polls add their wait). Default 30000. */
+  timeoutMs?: number;
+  /** The fetch to use; default the global one (Node 20+, browsers). */
+  fetch?: FetchFunction;
+}
+
+/** Options every operation accepts. */
+export interface CallOptions {
+  /** Aborting ends the request and its retries; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout for this call. */
+  timeoutMs?: number;
+  /** Overrides parts of the client's retry policy for this call. */
+  retry?: RetryOptions;
+}

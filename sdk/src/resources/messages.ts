@@ -1,0 +1,113 @@
+import {
+  MessagesApi,
+  type AckResult,
+  type BatchAckResult,
+  type BatchPublishResult,
+  type ExtendResult,
+  type Message,
+  type NackResult,
+  type PublishResult,
+} from '../generated/index.js';
+import type { Transport } from '../http/transport.js';
+import { newIdempotencyKey } from '../idempotency.js';
+import type { CallOptions } from '../options.js';
+
+export interface PublishOptions extends CallOptions {
+  /**
+   * Stores the message at most once per key (and publishing client) for 24 hours. Default: a fresh
+   * key per call, reused on that call's retries. Derive it from your own event id to make even a
+   * re-send after a crash harmless.
+   */
+  idempotencyKey?: string;
+  /** String-to-string metadata carried with the message. */
+  headers?: Record<string, string>;
+  /** Seconds (0..900) before the message becomes claimable. */
+  delaySeconds?: number;
+}
+
+export interface BatchMessage {
+  payload: string;
+  headers?: Record<string, string>;
+  delaySeconds?: number;
+  /** Default: a fresh key per message, so a retried batch is stored once. */
+  idempotencyKey?: string;
+}
+
+export interface ConsumeOptions extends CallOptions {
+  /** Long poll: wait up to this many seconds (0..20) for a message. Default 0. */
+  waitSeconds?: number;
+}
+
+export interface ReceiveOptions extends ConsumeOptions {
+  /** Claim up to this many messages (1..100). Default 1. */
+  maxMessages?: number;
+}
+
+export interface NackOptions extends CallOptions {
+  /** true (default) retries the message; false sends it to the dead-letter queue. */
+  requeue?: boolean;
+  /** Seconds (0..900) before the requeued message is claimable again. */
+  delaySeconds?: number;
+}
+
+export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
+  const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
+  return t.api(MessagesApi, options).publishMessage({
+    topic,
+    idempotencyKey,
+    publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds },
+  });
+}
+
+export function publishBatch(t: Transport, topic: string, messages: BatchMessage[], options: CallOptions = {}): Promise<BatchPublishResult> {
+  const items = messages.map((message) => ({
+    payload: message.payload,
+    headers: message.headers,
+    delay_seconds: message.delaySeconds,
+    idempotency_key: message.idempotencyKey ?? newIdempotencyKey(),
+  }));
+  return t.api(MessagesApi, options).publishBatch({ topic, batchPublishRequest: { messages: items } });
+}
+
+export async function consume(t: Transport, queue: string, options: ConsumeOptions = {}): Promise<Message | null> {
+  const waitSeconds = options.waitSeconds;
+  const api = t.api(MessagesApi, options, (waitSeconds ?? 0) * 1000);
+  return (await api.consumeMessage({ queue, waitSeconds, miniQueueInstance: t.instanceId })) ?? null;
+}
+
+export async function receive(t: Transport, queue: string, options: ReceiveOptions = {}): Promise<Message[]> {
+  const api = t.api(MessagesApi, options, (options.waitSeconds ?? 0) * 1000);
+  const result = await api.receiveMessages({
+    queue,
+    miniQueueInstance: t.instanceId,
+    receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds },
+  });
+  return result.messages;
+}
+
+export function ack(t: Transport, messageId: string, options: CallOptions = {}): Promise<AckResult> {
+  return t.api(MessagesApi, options).ackMessage({ id: messageId, miniQueueInstance: t.instanceId });
+}
+
+export function ackMany(t: Transport, messageIds: string[], options: CallOptions = {}): Promise<BatchAckResult> {
+  return t.api(MessagesApi, options).ackMessages({
+    batchAckRequest: { message_ids: messageIds },
+    miniQueueInstance: t.instanceId,
+  });
+}
+
+export function nack(t: Transport, messageId: string, options: NackOptions = {}): Promise<NackResult> {
+  return t.api(MessagesApi, options).nackMessage({
+    id: messageId,
+    miniQueueInstance: t.instanceId,
+    nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds },
+  });
+}
+
+export function extend(t: Transport, messageId: string, seconds: number, options: CallOptions = {}): Promise<ExtendResult> {
+  return t.api(MessagesApi, options).extendLease({
+    id: messageId,
+    miniQueueInstance: t.instanceId,
+    extendRequest: { seconds },
+  });
+}

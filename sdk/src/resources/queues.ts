@@ -1,0 +1,49 @@
+import { QueuesApi, type Message, type MessagePage, type MessageStatus, type PurgeResult, type Queue } from '../generated/index.js';
+import type { Transport } from '../http/transport.js';
+import type { CallOptions } from '../options.js';
+import { paginate } from './paginate.js';
+
+export interface CreateQueueOptions extends CallOptions {
+  /** Lease length of a claimed message, 1..43200 seconds. Default 30. */
+  ackTimeoutSeconds?: number;
+  /** Redeliveries allowed before a message goes to the dead-letter queue, 0..100. Default 5. */
+  maxRetries?: number;
+}
+
+export interface ListMessagesOptions extends CallOptions {
+  status?: MessageStatus;
+  /** Page size, 1..500. Default 50. */
+  limit?: number;
+  /** `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
+export function queuesResource(t: Transport) {
+  const messages = (queue: string, options: ListMessagesOptions = {}): Promise<MessagePage> =>
+    t.api(QueuesApi, options).listQueueMessages({ queue, status: options.status, limit: options.limit, cursor: options.cursor });
+  return {
+    /** Creates a queue bound to an existing topic (admin). */
+    create: (name: string, topic: string, options: CreateQueueOptions = {}): Promise<Queue> =>
+      t.api(QueuesApi, options).createQueue({
+        createQueueRequest: {
+          name,
+          topic_name: topic,
+          ack_timeout_seconds: options.ackTimeoutSeconds,
+          max_retries: options.maxRetries,
+        },
+      }),
+    /** Every queue (view). */
+    list: (options?: CallOptions): Promise<Queue[]> => t.api(QueuesApi, options).listQueues(),
+    /** Deletes a queue and all its messages (admin). */
+    delete: (name: string, options?: CallOptions): Promise<void> => t.api(QueuesApi, options).deleteQueue({ queue: name }),
+    /** Deletes every message of a queue, in every status; the queue stays (admin). */
+    purge: (name: string, options?: CallOptions): Promise<PurgeResult> => t.api(QueuesApi, options).purgeQueue({ queue: name }),
+    /** One page of a queue's messages, oldest first (view). */
+    messages,
+    /** Every message of a queue, oldest first, page after page (view). */
+    allMessages: (queue: string, options: Omit<ListMessagesOptions, 'cursor'> = {}): AsyncGenerator<Message> =>
+      paginate((cursor) => messages(queue, { ...options, cursor })),
+  };
+}
+
+export type QueuesResource = ReturnType<typeof queuesResource>;

@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeadLetterError, LeaseLostError, MiniQueue, type ErrorContext, type ProcessedEvent } from '../../src/index.js';
+import { sleep, startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
+
+let env: SdkBroker;
+let admin: MiniQueue;
+beforeAll(async () => {
+  env = await startSdkBroker();
+  admin = env.admin;
+});
+afterAll(() => env.stop());
+
+/** A topic with one queue, a publisher for it and a consumer client of it. */
+async function setUp(name: string, queue: { ackTimeoutSeconds?: number; maxRetries?: number } = {}) {
+  await admin.topics.create(name);
+  await admin.queues.create(name, name, queue);
+  const producer = await env.client(`${name}-producer`, [`publish:${name}`]);
+  const consumerClient = await env.client(`${name}-consumer`, [`consume:${name}`], { retry: { baseDelayMs: 20 } });
+  return { producer, consumerClient };
+}
+
+async function publishMany(producer: MiniQueue, topic: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const batch = Array.from({ length: Math.min(500, count - start) }, (_, i) => ({ payload: `message ${start + i}` }));
+    const result = await producer.publishBatch(topic, batch);
+    ids.push(...result.results.map((r) => r.message_ids[0]));
+  }
+  return ids;
+}
+
+async function countsOf(queue: string) {
+  const stats = await admin.dashboard.queues();
+  return stats.find((s) => s.queue === queue)!;
+}
+
+describe('consumer', () => {
+  it('handles and acks 1,000 messages with concurrency 8, each exactly once', async () => {
+    const { producer, consumerClient } = await setUp('bulk');
+    const ids = await publishMany(producer, 'bulk', 1000);
+    const handled: string[] = [];
+    const acked: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const errors: unknown[] = [];
+    const consumer = consumerClient.consumer(
+      'bulk',
+      async (message) => {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await sleep(Math.random() * 4);
+        handled.push(message.message_id);
+        running--;
+      },
+      { concurrency: 8, waitSeconds: 1 },
+    );
+    consumer.on('processed', (event) => event.outcome === 'acked' && acked.push(event.message.message_id));
+    consumer.on('error', (error) => errors.push(error));
+    consumer.start();
+    await until(() => acked.length === 1000, 170_000, '1000 acks');
+    await consumer.stop();
+
+    expect(errors).toEqual([]);
+    expect(handled).toHaveLength(1000);
+    expect(new Set(handled)).toEqual(new Set(ids));
+    expect(new Set(acked).size).toBe(1000);
+    expect(mostAtOnce).toBeLessThanOrEqual(8);
+    expect(mostAtOnce).toBeGreaterThan(1);
+    expect(await countsOf('bulk')).toMatchObject({ pending: 0, unacked: 0, acked: 1000, dead: 0 });
+  }, 180_000); // about 10 s alone; far more on a machine busy with other suites
+
+  it('redelivers a failing message and dead-letters it after max_retries', async () => {
+    const { producer, consumerClient } = await setUp('flaky', { maxRetries: 2 });
+    const [id] = (await producer.publish('flaky', 'always fails')).message_ids;
+    const attempts: number[] = [];
+    const outcomes: ProcessedEvent[] = [];
+    const phases: string[] = [];
+    const consumer = consumerClient.consumer(
+      'flaky',
+      (message) => {
+        attempts.push(message.retry_count);
+        throw new Error('downstream is down');
+      },
+      { nackDelay: 0, waitSeconds: 1 },
+    );
+    consumer.on('processed', (event) => outcomes.push(event));
+    consumer.on('error', (_error, context: ErrorContext) => phases.push(context.phase));
+    consumer.start();
+    await until(() => outcomes.some((o) => o.outcome === 'dead'), 20_000, 'dead letter');
+    await consumer.stop();
+
+    expect(attempts).toEqual([0, 1, 2]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['requeued', 'requeued', 'dead']);
+    expect((outcomes[0].error as Error).message).toBe('downstream is down');
+    expect(phases).toEqual(['handler', 'handler', 'handler']);
+    const dead = await admin.dlq.list({ queue: 'flaky' });
+    expect(dead.items).toEqual([expect.objectContaining({ message_id: id, status: 'DEAD', retry_count: 2 })]);
+  });
+
+  it('waits nackDelay before a retry', async () => {
+    const { producer, consumerClient } = await setUp('delayed');
+    await producer.publish('delayed', 'retry me later');
+    const seen: number[] = [];
+    const consumer = consumerClient.consumer(
+      'delayed',
+      () => {
+        seen.push(Date.now());
+        if (seen.length === 1) throw new Error('not yet');
+      },
+      { nackDelay: () => 2, waitSeconds: 1 },
+    );
+    consumer.on('error', () => undefined);
+    consumer.start();
+    await until(() => seen.length === 2, 15_000, 'second delivery');
+    await consumer.stop();
+    expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(1500);
+  });
+
+  it('sends a message to the DLQ at once when the handler throws DeadLetterError', async () => {
+    const { producer, consumerClient } = await setUp('poison', { maxRetries: 5 });
+    await producer.publish('poison', 'not json');
+    const outcomes: string[] = [];
+    let calls = 0;
+    const consumer = consumerClient.consumer('poison', () => {
+      calls++;
+      throw new DeadLetterError('payload is not JSON');
+    });
+    consumer.on('processed', (event) => outcomes.push(event.outcome));
+    consumer.on('error', () => undefined);
+    consumer.start();
+    await until(() => outcomes.length === 1, 10_000, 'outcome');
+    await consumer.stop();
+    expect(outcomes).toEqual(['dead']);
+    expect(calls).toBe(1);
+    expect(await countsOf('poison')).toMatchObject({ dead: 1, pending: 0 });
+  });
+
+  it('keeps a slow handler’s lease alive with heartbeats', async () => {
+    // A 3 s lease: beats every 1.5 s, each extending to 3 s from then, for a 7 s handler.
+    const { producer, consumerClient } = await setUp('slow', { ackTimeoutSeconds: 3 });
+    const [id] = (await producer.publish('slow', 'takes 7 seconds')).message_ids;
+    const retryCounts: number[] = [];
+    let finished = false;
+    const consumer = consumerClient.consumer('slow', async (message) => {
+      retryCounts.push(message.retry_count);
+      await sleep(7000);
+      finished = true;
+    });
+    consumer.on('error', (error) => retryCounts.push(-1) && console.error(error));
+    consumer.start();
+    await until(() => retryCounts.length === 1, 10_000, 'claim');
+    let expired = 0;
+    while (!finished) {
+      await sleep(250);
+      expired += await env.sweep(); // what production's sweeper would do meanwhile
+    }
+    await consumer.stop();
+    expect(expired).toBe(0);
+    expect(retryCounts).toEqual([0]);
+    const [message] = (await admin.queues.messages('slow')).items;
+    expect(message).toMatchObject({ message_id: id, status: 'ACKED', retry_count: 0 });
+  });
+
+  it('loses a slow handler’s lease without heartbeats, and tells the handler', async () => {
+    const { producer, consumerClient } = await setUp('unguarded', { ackTimeoutSeconds: 1 });
+    await producer.publish('unguarded', 'takes too long');
+    const deliveries: number[] = [];
+    const reasons: unknown[] = [];
+    const phases: string[] = [];
+    const consumer = consumerClient.consumer(
+      'unguarded',
+      async (message, { signal, extend }) => {
+        deliveries.push(message.retry_count);
+        if (message.retry_count > 0) return;
+        await sleep(1500);
+        await env.sweep(); // the lease ran out: redelivered
+        await extend(30).catch(() => undefined);
+        reasons.push(signal.reason);
+      },
+      { heartbeat: false, nackDelay: 0, waitSeconds: 1 },
+    );
+    consumer.on('error', (_error, context) => phases.push(context.phase));
+    consumer.start();
+    await until(() => deliveries.length === 2, 15_000, 'redelivery');
+    await until(async () => (await countsOf('unguarded')).acked === 1, 10_000, 'ack of the redelivery');
+    await consumer.stop();
+    expect(deliveries).toEqual([0, 1]);
+    expect(reasons[0]).toBeInstanceOf(LeaseLostError);
+    // The stale first delivery is neither acked nor nacked: the broker no longer counts it as ours.
+    expect(phases).toEqual([]);
+  });
+
+  it('stop() lets running handlers finish and loses nothing: the rest is redelivered', async () => {
+    const { producer, consumerClient } = await setUp('interrupted', { ackTimeoutSeconds: 1 });
+    const ids = await publishMany(producer, 'interrupted', 200);
+    const firstRun: string[] = [];
+    const first = consumerClient.consumer(
+      'interrupted',
+      async (message) => {
+        await sleep(20);
+        firstRun.push(message.message_id);
+      },
+      { concurrency: 4, batchSize: 4, waitSeconds: 1 },
+    );
+    const acked = new Set<string>();
+    first.on('processed', (event) => acked.add(event.message.message_id));
+    first.start();
+    await until(() => firstRun.length >= 40, 20_000, '40 messages');
+    await first.stop();
+
+    expect(first.active).toBe(0);
+    // Everything the first consumer handled was acked before stop() returned.
+    expect(acked).toEqual(new Set(firstRun));
+    const afterStop = await countsOf('interrupted');
+    expect(afterStop.acked).toBe(firstRun.length);
+    expect(afterStop.acked + afterStop.pending + afterStop.unacked).toBe(200);
+    expect(firstRun.length).toBeLessThan(200);
+
+    // Whatever was claimed but not started comes back once its lease runs out.
+    await sleep(1100);
+    await env.sweep();
+    const secondRun: string[] = [];
+    const second = consumerClient.consumer('interrupted', (message) => void secondRun.push(message.message_id), { concurrency: 4, waitSeconds: 1 });
+    second.start();
+    await until(() => firstRun.length + secondRun.length >= 200, 20_000, 'the rest');
+    await second.stop();
+    expect(new Set([...firstRun, ...secondRun])).toEqual(new Set(ids));
+    expect(await countsOf('interrupted')).toMatchObject({ acked: 200, pending: 0, unacked: 0 });
+  });
+
+  it('stop() gives up on a handler that outlives stopTimeoutMs and aborts its signal', async () => {
+    const { producer, consumerClient } = await setUp('stuck', { ackTimeoutSeconds: 5 });
+    await producer.publish('stuck', 'never finishes in time');
+    let signal: AbortSignal | undefined;
+    const consumer = consumerClient.consumer(
+      'stuck',
+      async (_message, context) => {
+        signal = context.signal;
+        await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+        throw context.signal.reason;
+      },
+      { stopTimeoutMs: 300 },
+    );
+    consumer.on('error', () => undefined);
+    consumer.start();
+    await until(() => signal !== undefined, 10_000, 'claim');
+    const started = Date.now();
+    await consumer.stop();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(signal!.aborted).toBe(true);
+  });
+
+  it('reports transient claim failures as events and keeps going', async () => {
+    const { producer } = await setUp('bumpy');
+    const key = (await admin.clients.create('bumpy-flaky', ['consume:bumpy'])).api_key;
+    let failuresLeft = 3;
+    const flaky = new MiniQueue({
+      url: env.broker.url,
+      apiKey: key,
+      retry: { attempts: 1 },
+      fetch: (input, init) => {
+        if (String(input).includes('/receive') && failuresLeft-- > 0) return Promise.reject(new TypeError('fetch failed'));
+        return fetch(input, init);
+      },
+    });
+    await producer.publish('bumpy', 'eventually');
+    const phases: string[] = [];
+    const payloads: string[] = [];
+    const consumer = flaky.consumer('bumpy', (message) => void payloads.push(message.payload), { waitSeconds: 1 });
+    consumer.on('error', (_error, context) => phases.push(context.phase));
+    consumer.start();
+    await until(() => payloads.length === 1, 20_000, 'delivery after failures');
+    await consumer.stop();
+    expect(phases).toEqual(['claim', 'claim', 'claim']);
+    expect(payloads).toEqual(['eventually']);
+  });
+});

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Consumer, MiniQueue } from '../../src/index.js';
+import type { ConsumerBroker } from '../../src/consumer/types.js';
+import { startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
+
+let env: SdkBroker;
+beforeAll(async () => {
+  env = await startSdkBroker();
+});
+afterAll(() => env.stop());
+
+/** The HTTP status of a /ws/consume handshake (101 when it opens). */
+function handshakeStatus(url: string, key: string, queue: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/consume?queue=${queue}`, { headers: { authorization: `Bearer ${key}` } });
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('error', () => resolve(0));
+  });
+}
+
+describe('push mode', () => {
+  it('claims as soon as /ws/consume announces a message, without long polling', async () => {
+    await env.admin.topics.create('pushed');
+    await env.admin.queues.create('pushed', 'pushed');
+    const producer = await env.client('pushed-producer', ['publish:pushed']);
+    const key = (await env.admin.clients.create('pushed-consumer', ['consume:pushed'])).api_key;
+    expect(await handshakeStatus(env.broker.url, key, 'pushed')).toBe(101);
+
+    const waits: number[] = [];
+    const consumerClient = new MiniQueue({
+      url: env.broker.url,
+      apiKey: key,
+      fetch: (input, init) => {
+        if (String(input).endsWith('/receive')) waits.push(JSON.parse(String(init?.body)).wait_seconds);
+        return fetch(input, init);
+      },
+    });
+    const handled: string[] = [];
+    const errors: unknown[] = [];
+    // With a 20 s fallback, only the notification can explain a claim within a few seconds.
+    const consumer = consumerClient.consumer('pushed', (message) => void handled.push(message.payload), { push: true, waitSeconds: 20 });
+    consumer.on('error', (error) => errors.push(error));
+    consumer.start();
+    await until(() => waits.length > 0, 10_000, 'first claim');
+
+    const started = Date.now();
+    await producer.publish('pushed', 'announced');
+    await until(() => handled.length === 1, 10_000, 'pushed delivery');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await consumer.stop();
+
+    expect(handled).toEqual(['announced']);
+    expect(waits.every((wait) => wait === 0)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('falls back to long polling while the socket is refused', async () => {
+    await env.admin.topics.create('refused');
+    await env.admin.queues.create('refused', 'refused');
+    const producer = await env.client('refused-producer', ['publish:refused']);
+    const client = await env.client('refused-consumer', ['consume:refused']);
+    // The same queue operations, but the WebSocket points at a path that refuses every handshake.
+    const broker: ConsumerBroker = {
+      receive: (queue, options) => client.receive(queue, options),
+      ack: (id) => client.ack(id),
+      nack: (id, options) => client.nack(id, options),
+      extend: (id, seconds) => client.extend(id, seconds),
+      push: { baseUrl: `${env.broker.url}/nowhere`, token: async () => 'unused', ticket: async () => 'unused' },
+    };
+    const phases: string[] = [];
+    const handled: string[] = [];
+    const consumer = new Consumer(broker, 'refused', (message) => void handled.push(message.payload), { push: true, waitSeconds: 2 });
+    consumer.on('error', (_error, context) => phases.push(context.phase));
+    consumer.start();
+    await producer.publish('refused', 'polled');
+    await until(() => handled.length === 1, 15_000, 'polled delivery');
+    await consumer.stop();
+    expect(handled).toEqual(['polled']);
+    expect(phases).toContain('push');
+  });
+});

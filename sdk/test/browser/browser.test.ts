@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSdkBroker, type SdkBroker } from '../helpers/broker.js';
+
+// Debian's chromium (TOOLCHAIN.md); playwright's own browser downloads are not used.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+
+/** The SDK bundled for browsers as a page would load it: no Node built-ins may be needed. */
+async function browserBundle(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+  });
+  return result.outputFiles[0].text;
+}
+
+async function servePage(bundle: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    if (request.url === '/sdk.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' });
+      return void response.end(bundle);
+    }
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(`<!doctype html><title>sdk</title><script type="module">
+      import * as sdk from '/sdk.js';
+      window.sdk = sdk;
+    </script>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe.skipIf(!hasChromium)('in a browser', () => {
+  let env: SdkBroker;
+  let page: { server: Server; origin: string };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    page = await servePage(await browserBundle());
+    env = await startSdkBroker({ CORS_ALLOWED_ORIGINS: page.origin });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await env?.stop();
+    page?.server.close();
+  });
+
+  it('publishes, consumes with push notifications over a ticketed WebSocket, and types errors', async () => {
+    await env.admin.topics.create('browser');
+    await env.admin.queues.create('browser', 'browser');
+    const key = (await env.admin.clients.create('browser-app', ['publish:browser', 'consume:browser'])).api_key;
+
+    const tab = await browser.newPage();
+    await tab.goto(page.origin);
+    await tab.waitForFunction(() => 'sdk' in window);
+    const result = await tab.evaluate(
+      async ({ url, key }) => {
+        // The page loaded the bundle as a module and left it on window.
+        const sdk = (window as unknown as { sdk: typeof import('../../src/index.js') }).sdk;
+        const mq = new sdk.MiniQueue({ url, apiKey: key });
+        const published = await mq.publish('browser', 'from a page');
+        const claimed = (await mq.consume('browser'))!;
+        await mq.ack(claimed.message_id);
+
+        const handled: string[] = [];
+        const errors: string[] = [];
+        const consumer = mq.consumer('browser', (message) => void handled.push(message.payload), { push: true, waitSeconds: 20 });
+        consumer.on('error', (error) => errors.push(String(error)));
+        consumer.start();
+        await new Promise((resolve) => setTimeout(resolve, 1000)); // the socket opens, the first claim finds nothing
+        const announcedAt = Date.now();
+        await mq.publish('browser', 'pushed to a page');
+        while (handled.length === 0 && Date.now() - announcedAt < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
+        const pushedWithinMs = Date.now() - announcedAt;
+        await consumer.stop();
+
+        const missing = await mq.topics.create('nope').catch((error: unknown) => error as Error);
+        return {
+          duplicate: published.duplicate,
+          payload: claimed.payload,
+          leaseIsDate: claimed.lease_expires_at instanceof Date,
+          handled,
+          errors,
+          pushedWithinMs,
+          errorType: missing.constructor.name,
+          isMiniQueueError: missing instanceof sdk.MiniQueueError,
+          status: (missing as { status?: number }).status,
+        };
+      },
+      { url: env.broker.url, key },
+    );
+
+    expect(result).toMatchObject({
+      duplicate: false,
+      payload: 'from a page',
+      leaseIsDate: true,
+      handled: ['pushed to a page'],
+      errors: [],
+      errorType: 'ForbiddenError',
+      isMiniQueueError: true,
+      status: 403,
+    });
+    // The fallback long poll is 20 s away: only the WebSocket notification explains this.
+    expect(result.pushedWithinMs).toBeLessThan(5000);
+  });
+});
