@@ -30,6 +30,7 @@ import { dashboardRoutes } from './http/routes/dashboard.js';
 import { clientRoutes } from './http/routes/clients.js';
 import { authRoutes } from './http/routes/auth.js';
 import { opsRoutes } from './http/routes/ops.js';
+import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
 import { realtimePlugin } from './realtime/plugin.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -130,6 +131,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     ...clientRoutes(context),
     ...authRoutes(context),
     ...opsRoutes(context),
+    ...dashboardStaticRoutes(),
   ]);
 
   return {

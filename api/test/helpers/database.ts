@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
+import './provided.js';
 
 /** A fresh, migrated database on the run's PostgreSQL server; returns its URL. */
 export async function createTestDatabase(): Promise<string> {

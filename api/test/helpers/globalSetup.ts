@@ -3,12 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
+import './provided.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseUrl: string;
-  }
-}
 
 /**
  * One PostgreSQL server for the whole run; each test file makes its own database on it.

@@ -1,29 +1,37 @@
 /**
  * The metric names the dashboards and alerts may use, and the names a PromQL expression uses.
- * `exportedMetrics()` is the one place that says what the broker exports: today the contract's
- * list plus prom-client's default process metrics; swap its body for a parsed scrape of a running
- * broker and every test using it follows.
+ * `exportedMetrics()` scrapes a real broker (on a real PostgreSQL), so a dashboard or alert that
+ * names a metric the broker does not export fails its test.
  */
-import client from 'prom-client';
+import { startTestBroker } from '../../../api/test/helpers/broker.js';
 
 export interface ExportedMetric { name: string; type: 'counter' | 'gauge' | 'histogram' | 'summary' }
 
-const CONTRACT: ExportedMetric[] = [
-  ...['published', 'consumed', 'acked', 'dead', 'redelivered'].map((verb) => ({ name: `miniqueue_messages_${verb}_total`, type: 'counter' as const })),
-  ...['miniqueue_queue_depth', 'miniqueue_queue_unacked', 'miniqueue_queue_dead', 'miniqueue_oldest_pending_age_seconds'].map((name) => ({ name, type: 'gauge' as const })),
-  { name: 'miniqueue_publish_to_ack_seconds', type: 'histogram' },
-  { name: 'miniqueue_http_request_duration_seconds', type: 'histogram' },
-];
-
-async function processMetrics(): Promise<ExportedMetric[]> {
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
-  const metrics = await registry.getMetricsAsJSON();
-  return metrics.map((metric) => ({ name: metric.name, type: String(metric.type) as ExportedMetric['type'] }));
+/** `# TYPE <name> <type>` lines of a Prometheus text exposition. */
+export function parseExposition(text: string): ExportedMetric[] {
+  return [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((match) => ({
+    name: match[1],
+    type: match[2] as ExportedMetric['type'],
+  }));
 }
 
-export async function exportedMetrics(): Promise<ExportedMetric[]> {
-  return [...CONTRACT, ...(await processMetrics())];
+let scraped: Promise<ExportedMetric[]> | undefined;
+
+async function scrapeBroker(): Promise<ExportedMetric[]> {
+  const broker = await startTestBroker();
+  try {
+    const key = await broker.clientKey('prometheus', ['metrics']);
+    const response = await broker.get('/actuator/prometheus', key);
+    if (response.status !== 200) throw new Error(`scrape answered ${response.status}`);
+    return parseExposition(String(response.body));
+  } finally {
+    await broker.stop();
+  }
+}
+
+export function exportedMetrics(): Promise<ExportedMetric[]> {
+  scraped ??= scrapeBroker();
+  return scraped;
 }
 
 /** Series Prometheus makes itself for every target, whatever the target exports. */
