@@ -2,6 +2,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createPool, type Pool } from '../../src/db/pool.js';
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { newApiKey } from '../../src/auth/apiKeys.js';
+import { inspect } from 'node:util';
+import { createLogger } from '../../src/logging.js';
 import { NotificationBus } from '../../src/realtime/bus.js';
 import { createServer, type Broker } from '../../src/server.js';
 import { createTestDatabase } from './database.js';
@@ -27,17 +29,20 @@ export interface TestBrokerOptions {
   adminKey?: string;
   listen?: boolean;
   env?: Record<string, string>;
+  /** Keep every log line (pino at trace, and hapi's log events) here, to check what reaches logs. */
+  logs?: string[];
 }
 
 /** A real broker on a real database, as in production but built in-process. */
 export async function startTestBroker(options: TestBrokerOptions = {}): Promise<TestBroker> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const adminKey = options.adminKey ?? newApiKey().key;
+  const logs = options.logs;
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: logs ? 'trace' : 'silent',
     MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: '5',
     ...options.env,
   });
@@ -45,7 +50,14 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   await ensureAdmin(pool, adminKey);
   const bus = new NotificationBus(databaseUrl);
   await bus.start();
-  const broker = await createServer({ config, pool, bus });
+  const logger = logs ? createLogger('trace', { write: (line: string) => void logs.push(line) }) : undefined;
+  const broker = await createServer({ config, pool, bus, logger });
+  if (logs) {
+    broker.server.events.on({ name: 'request', channels: ['app', 'error', 'internal'] }, (_request, event) => {
+      logs.push(inspect(event, { depth: 6 }));
+    });
+    broker.server.events.on('log', (event) => void logs.push(inspect(event, { depth: 6 })));
+  }
   if (options.listen) await broker.server.start();
   else await broker.server.initialize();
   const http = httpClient(broker.server);
