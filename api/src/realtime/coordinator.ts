@@ -6,6 +6,8 @@ import {
   wsConsumerDeleteInstance,
   wsConsumerInsert,
   wsConsumerInsertMany,
+  wsMonitorAbsent,
+  wsMonitorPresent,
 } from './queries.js';
 
 export interface CoordinatorEvents {
@@ -27,6 +29,10 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
   private connecting?: Promise<pg.Client>;
   /** socket id → queue: what this instance holds, whatever the database knows right now. */
   private readonly sockets = new Map<string, string>();
+  /** Monitor sockets held or being admitted here; presence is recorded while it is above zero. */
+  private monitors = 0;
+  /** Presence changes, in order: a release must never overtake the acquire before it. */
+  private presence: Promise<void> = Promise.resolve();
   private leading = false;
   private electing = false;
   private stopped = false;
@@ -73,6 +79,27 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
     await wsConsumerDelete(this.client, id).catch((error) => this.log('consumer socket unregister failed', error));
   }
 
+  /** A monitor socket is being admitted: from now on CONSUMED and ACKED are notified. */
+  acquireMonitor(): Promise<void> {
+    this.monitors += 1;
+    return this.monitors === 1 ? this.syncPresence() : this.presence;
+  }
+
+  releaseMonitor(): void {
+    this.monitors = Math.max(0, this.monitors - 1);
+    if (this.monitors === 0) void this.syncPresence();
+  }
+
+  private syncPresence(): Promise<void> {
+    const next = this.presence.then(async () => {
+      const client = await this.connect();
+      if (this.monitors > 0) await wsMonitorPresent(client, this.instanceId);
+      else await wsMonitorAbsent(client, this.instanceId);
+    });
+    this.presence = next.catch((error) => this.log('monitor presence update failed', error));
+    return next;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.electionTimer);
@@ -83,6 +110,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
     this.resign();
     if (!client) return;
     await wsConsumerDeleteInstance(client, this.instanceId).catch(() => undefined);
+    await wsMonitorAbsent(client, this.instanceId).catch(() => undefined);
     await client.end().catch(() => undefined);
   }
 
@@ -105,6 +133,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
       // Rows of this instance's previous session would otherwise linger until the next purge.
       await wsConsumerDeleteInstance(client, this.instanceId);
       await wsConsumerInsertMany(client, this.instanceId, [...this.sockets].map(([id, queue]) => ({ id, queue })));
+      if (this.monitors > 0) await wsMonitorPresent(client, this.instanceId);
       this.client = client;
     } catch (error) {
       await client.end().catch(() => undefined);

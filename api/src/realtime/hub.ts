@@ -169,6 +169,12 @@ export class RealtimeHub {
     if (queue !== undefined) {
       admission.socketId = randomBytes(9).toString('base64url');
       await this.register(admission.socketId, queue);
+    } else {
+      // Recorded BEFORE the 101, so no transition committed after `open` goes unnotified.
+      await this.coordinator.acquireMonitor().catch((error: unknown) => {
+        this.coordinator.releaseMonitor();
+        throw isDatabaseUnavailable(error) ? new Refusal(503, 'Database unavailable, try again shortly') : error;
+      });
     }
     return admission;
   }
@@ -186,6 +192,7 @@ export class RealtimeHub {
 
   private release(admission: Admission): void {
     if (admission.socketId) void this.coordinator.unregister(admission.socketId);
+    else this.coordinator.releaseMonitor();
   }
 
   private accept(socket: WebSocket, request: IncomingMessage): void {
@@ -216,6 +223,8 @@ export class RealtimeHub {
     if (socketId) {
       this.consumers.remove(socketId);
       void this.coordinator.unregister(socketId);
+    } else {
+      this.coordinator.releaseMonitor();
     }
   }
 

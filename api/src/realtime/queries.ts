@@ -49,14 +49,28 @@ export async function wsConsumerDeleteInstance(db: Queryable, instance: string):
   await db.query('DELETE FROM ws_consumer WHERE instance_id = $1', [instance]);
 }
 
-/** Removes the sockets of instances whose coordination session no longer exists (they died). */
+/**
+ * Removes the sockets, and the monitor presence, of instances whose coordination session no longer
+ * exists (they died).
+ */
 export async function wsConsumerDeleteOrphans(db: Queryable): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM ws_consumer c
-      WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
-                         WHERE a.pid = c.owner_pid AND a.backend_start = c.owner_started)`,
-  );
+  const orphaned = `NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = t.owner_pid AND a.backend_start = t.owner_started)`;
+  await db.query(`DELETE FROM ws_monitor t WHERE ${orphaned}`);
+  const { rowCount } = await db.query(`DELETE FROM ws_consumer t WHERE ${orphaned}`);
   return rowCount ?? 0;
+}
+
+/** This instance holds monitor sockets: CONSUMED and ACKED transitions are notified (migration 0004). */
+export async function wsMonitorPresent(db: Queryable, instance: string): Promise<void> {
+  await db.query(
+    `INSERT INTO ws_monitor (instance_id, owner_pid, owner_started) VALUES ($1, ${OWNER})
+     ON CONFLICT (instance_id) DO UPDATE SET owner_pid = EXCLUDED.owner_pid, owner_started = EXCLUDED.owner_started`,
+    [instance],
+  );
+}
+
+export async function wsMonitorAbsent(db: Queryable, instance: string): Promise<void> {
+  await db.query('DELETE FROM ws_monitor WHERE instance_id = $1', [instance]);
 }
 
 /** Every consumer socket of every instance, in the order they connected. */
