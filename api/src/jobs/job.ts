@@ -6,6 +6,8 @@ export interface Job {
   runOnce(): Promise<unknown>;
 }
 
+const quiet = () => undefined;
+
 export function scheduleJob(job: Job, expression: string, onError: (error: unknown) => void): ScheduledTask {
   // noOverlap: a slow pass is never run twice at once on one instance.
   return cron.schedule(
@@ -17,6 +19,12 @@ export function scheduleJob(job: Job, expression: string, onError: (error: unkno
         onError(error);
       }
     },
-    { name: job.name, noOverlap: true },
+    {
+      name: job.name,
+      noOverlap: true,
+      // A pass still running when the next tick comes is expected under load, not worth a line;
+      // node-cron's own errors go where ours do.
+      logger: { info: quiet, warn: quiet, debug: quiet, error: (message, error) => onError(error ?? message) },
+    },
   );
 }
