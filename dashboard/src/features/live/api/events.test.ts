@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { appendToFeed, FEED_LIMIT, messagesIn, parseMonitorEvent, type MonitorEvent } from './events';
+
+const event = (n: number, extra: Partial<MonitorEvent> = {}): MonitorEvent => ({
+  eventType: 'PUBLISHED',
+  queueName: 'q',
+  detail: `Message ${n} published to q`,
+  timestamp: new Date(1_700_000_000_000 + n * 1000).toISOString(),
+  ...extra,
+});
+
+describe('monitor events', () => {
+  it('reads a frame of /ws/monitor, and refuses anything else', () => {
+    const frame = JSON.stringify(event(1));
+    expect(parseMonitorEvent(frame)).toEqual(event(1));
+    expect(parseMonitorEvent(JSON.stringify({ ...event(2), queueName: null }))?.queueName).toBeNull();
+    expect(parseMonitorEvent('not json')).toBeNull();
+    expect(parseMonitorEvent(JSON.stringify({ eventType: 'PUBLISHED' }))).toBeNull();
+    expect(parseMonitorEvent(JSON.stringify([1, 2]))).toBeNull();
+    expect(parseMonitorEvent(new ArrayBuffer(4))).toBeNull();
+  });
+
+  it('keeps the newest 50, newest first', () => {
+    let feed: MonitorEvent[] = [];
+    for (let n = 0; n < 60; n += 3) feed = appendToFeed(feed, [event(n), event(n + 1), event(n + 2)]);
+    expect(feed).toHaveLength(FEED_LIMIT);
+    expect(feed[0]).toEqual(event(59));
+    expect(feed[FEED_LIMIT - 1]).toEqual(event(10));
+  });
+
+  it('counts a summary event as the messages it stands for', () => {
+    expect(messagesIn(event(1))).toBe(1);
+    expect(messagesIn(event(1, { detail: '500 messages published to q' }))).toBe(500);
+    expect(messagesIn(event(1, { detail: 'Message 12 messages published' }))).toBe(1);
+  });
+});

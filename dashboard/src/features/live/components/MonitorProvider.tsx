@@ -1,0 +1,88 @@
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSession } from '../../../app/session';
+import { MonitorConnection, monitorUrl, type ConnectionStatus } from '../api/connection';
+import { appendToFeed, type MonitorEvent } from '../api/events';
+import { ThroughputCounter } from '../api/throughput';
+
+interface MonitorState {
+  status: ConnectionStatus;
+  /** Why the last connection ended, while reconnecting. */
+  detail?: string;
+  /** Newest first, at most 50. */
+  events: MonitorEvent[];
+  /** Events received since sign-in; pages compare it to notice new activity. */
+  received: number;
+  throughput: ThroughputCounter;
+}
+
+const MonitorContext = createContext<MonitorState | null>(null);
+
+/** Events are drawn at most this often: a burst of thousands per second must not re-render per event. */
+const FLUSH_MS = 250;
+
+/**
+ * One /ws/monitor connection for the whole signed-in app, so the feed, the counts and the chart
+ * keep running while the person moves between pages.
+ */
+export function MonitorProvider({ children }: { children: ReactNode }) {
+  const { mq } = useSession();
+  const [throughput] = useState(() => new ThroughputCounter());
+  const [state, setState] = useState<MonitorState>({ status: 'connecting', events: [], received: 0, throughput });
+  const pending = useRef<MonitorEvent[]>([]);
+
+  useEffect(() => {
+    const flush = setInterval(() => {
+      if (pending.current.length === 0) return;
+      const arrived = pending.current;
+      pending.current = [];
+      setState((previous) => ({ ...previous, events: appendToFeed(previous.events, arrived), received: previous.received + arrived.length }));
+    }, FLUSH_MS);
+    const connection = new MonitorConnection({
+      ticket: async () => (await mq.auth.wsTicket({ retry: { attempts: 1 } })).ticket,
+      open: (ticket) => new WebSocket(monitorUrl(ticket)),
+      onEvent: (event) => {
+        throughput.record(event);
+        pending.current.push(event);
+      },
+      onStatus: (status, detail) => setState((previous) => ({ ...previous, status, detail })),
+    });
+    connection.start();
+    return () => {
+      clearInterval(flush);
+      connection.stop();
+    };
+  }, [mq, throughput]);
+
+  return <MonitorContext.Provider value={state}>{children}</MonitorContext.Provider>;
+}
+
+export function useMonitor(): MonitorState {
+  const value = useContext(MonitorContext);
+  if (!value) throw new Error('useMonitor outside MonitorProvider');
+  return value;
+}
+
+/**
+ * Calls `refresh` after broker activity, at most once per `intervalMs` (the last burst is never
+ * missed: a refresh also follows the end of it).
+ */
+export function useRefreshOnActivity(refresh: () => void, intervalMs = 1000): void {
+  const { received } = useMonitor();
+  const last = useRef(0);
+  const seen = useRef(received);
+  const latest = useRef(refresh);
+  latest.current = refresh;
+
+  useEffect(() => {
+    if (received === seen.current) return;
+    seen.current = received;
+    const wait = last.current + intervalMs - Date.now();
+    const run = () => {
+      last.current = Date.now();
+      latest.current();
+    };
+    if (wait <= 0) return run();
+    const timer = setTimeout(run, wait);
+    return () => clearTimeout(timer);
+  }, [received, intervalMs]);
+}

@@ -1,0 +1,73 @@
+import { useSession } from '../../../app/session';
+import { formatCount } from '../../../lib/format';
+import { Link } from '../../../lib/router';
+import { Card, PageHeader } from '../../../lib/ui/Card';
+import { ErrorNotice, Loading } from '../../../lib/ui/States';
+import { STATUS_COLOURS, type StatusName } from '../../../lib/ui/Status';
+import { useResource } from '../../../lib/useResource';
+import { FeedList } from '../../live/components/FeedList';
+import { useMonitor, useRefreshOnActivity } from '../../live/components/MonitorProvider';
+import { loadOverview } from '../api/overview';
+import { ThroughputChart } from './ThroughputChart';
+
+const TILES: { status: StatusName; label: string; key: 'pending' | 'unacked' | 'acked' | 'dead'; meaning: string }[] = [
+  { status: 'PENDING', label: 'Pending', key: 'pending', meaning: 'waiting for a consumer' },
+  { status: 'UNACKED', label: 'Unacked', key: 'unacked', meaning: 'held by a consumer' },
+  { status: 'ACKED', label: 'Acked', key: 'acked', meaning: 'processed' },
+  { status: 'DEAD', label: 'Dead', key: 'dead', meaning: 'in the dead-letter queue' },
+];
+
+export function OverviewPage() {
+  const { mq } = useSession();
+  const overview = useResource((signal) => loadOverview(mq, signal), [mq]);
+  const { events } = useMonitor();
+  useRefreshOnActivity(overview.reload);
+
+  return (
+    <>
+      <PageHeader title="Overview" description="Messages in every queue by status. The counts refresh whenever the broker reports activity." />
+      {overview.loading && <Loading />}
+      {overview.error !== undefined && <ErrorNotice error={overview.error} onRetry={overview.reload} />}
+      {overview.data && (
+        <>
+          <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="overview-counts">
+            {TILES.map((tile) => (
+              <div key={tile.key} className="rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
+                <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
+                  <span className={`size-2.5 rounded-full ${STATUS_COLOURS[tile.status].bar}`} aria-hidden />
+                  {tile.label}
+                </dt>
+                <dd className={`mt-1 text-3xl font-semibold tabular-nums ${overview.data![tile.key] > 0 ? STATUS_COLOURS[tile.status].text : 'text-slate-400'}`} data-testid={`count-${tile.key}`}>
+                  {formatCount(overview.data![tile.key])}
+                </dd>
+                <dd className="text-xs text-slate-500">{tile.meaning}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-3 text-sm text-slate-600">
+            {formatCount(overview.data.topics)} {overview.data.topics === 1 ? 'topic' : 'topics'} ·{' '}
+            <Link href="/queues" className="font-medium text-indigo-700 hover:underline">
+              {formatCount(overview.data.queues)} {overview.data.queues === 1 ? 'queue' : 'queues'}
+            </Link>
+          </p>
+        </>
+      )}
+      <div className="mt-6 grid gap-6 xl:grid-cols-5">
+        <Card title="Throughput" className="xl:col-span-3">
+          <ThroughputChart />
+        </Card>
+        <Card
+          title="Recent activity"
+          className="xl:col-span-2"
+          actions={
+            <Link href="/live" className="text-sm font-medium text-indigo-700 hover:underline">
+              All activity
+            </Link>
+          }
+        >
+          <FeedList events={events.slice(0, 8)} compact />
+        </Card>
+      </div>
+    </>
+  );
+}

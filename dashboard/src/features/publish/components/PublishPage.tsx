@@ -1,0 +1,137 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { PublishResult } from '@miniqueue/sdk';
+import { useSession } from '../../../app/session';
+import { describeError } from '../../../lib/errors';
+import { formatCount } from '../../../lib/format';
+import { checkJson, utf8Bytes } from '../../../lib/json';
+import { Link } from '../../../lib/router';
+import { Button } from '../../../lib/ui/Button';
+import { Card, PageHeader } from '../../../lib/ui/Card';
+import { SelectField, TextArea, TextField } from '../../../lib/ui/Field';
+import { Empty, ErrorNotice, Loading } from '../../../lib/ui/States';
+import { useResource } from '../../../lib/useResource';
+import { loadTopicNames, publishDraft, type Draft } from '../api/publish';
+import { TEMPLATES } from '../api/templates';
+import { HeaderRows } from './HeaderRows';
+import { PublishOutcome } from './PublishOutcome';
+
+/** The broker's default limit; a larger payload is refused with 413, and the message says so. */
+const PAYLOAD_LIMIT = 262_144;
+
+export function PublishPage() {
+  const { mq } = useSession();
+  const topics = useResource((signal) => loadTopicNames(mq, signal), [mq]);
+  const [topic, setTopic] = useState('');
+  const [payload, setPayload] = useState(() => TEMPLATES[0].payload());
+  const [isJson, setIsJson] = useState(true);
+  const [headers, setHeaders] = useState<Draft['headers']>([{ name: 'content-type', value: 'application/json' }]);
+  const [delay, setDelay] = useState('0');
+  const [idempotencyKey, setIdempotencyKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ topic: string; result: PublishResult } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (topics.data && !topics.data.includes(topic)) setTopic(topics.data[0] ?? '');
+  }, [topics.data, topic]);
+
+  const json = isJson ? checkJson(payload) : { ok: true as const };
+  const delayValid = /^\d+$/.test(delay.trim()) && Number(delay) <= 900;
+  const bytes = utf8Bytes(payload);
+
+  const pickTemplate = (id: string) => {
+    const template = TEMPLATES.find((candidate) => candidate.id === id);
+    if (!template) return;
+    setPayload(template.payload());
+    setIsJson(template.json);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!json.ok || !delayValid || !topic) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const result = await publishDraft(mq, { topic, payload, headers, delaySeconds: Number(delay), idempotencyKey });
+      setOutcome({ topic, result });
+    } catch (error) {
+      setFailure(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (topics.loading) return <Loading />;
+  if (topics.error !== undefined) return <ErrorNotice error={topics.error} onRetry={topics.reload} />;
+  return (
+    <>
+      <PageHeader title="Publish" description="Send a message to a topic, as a producer would. Every queue bound to the topic gets a copy." />
+      {topics.data?.length === 0 ? (
+        <Empty title="No topics to publish to">
+          Create one on{' '}
+          <Link href="/topics" className="font-medium text-indigo-700 underline">
+            Topics &amp; queues
+          </Link>
+          .
+        </Empty>
+      ) : (
+        <div className="grid gap-6 xl:grid-cols-3">
+          <Card title="Message" className="xl:col-span-2">
+            <form onSubmit={submit} className="space-y-4" noValidate aria-label="Publish a message">
+              <div className="grid gap-4 sm:grid-cols-2">
+                <SelectField label="Topic" name="topic" value={topic} onChange={(event) => setTopic(event.target.value)}>
+                  {topics.data?.map((name) => (
+                    <option key={name}>{name}</option>
+                  ))}
+                </SelectField>
+                <SelectField label="Payload template" name="template" value="" onChange={(event) => pickTemplate(event.target.value)} hint="Replaces the payload below.">
+                  <option value="">Choose a template…</option>
+                  {TEMPLATES.map((template) => (
+                    <option key={template.id} value={template.id}>
+                      {template.label}
+                    </option>
+                  ))}
+                </SelectField>
+              </div>
+              <TextArea
+                label="Payload"
+                name="payload"
+                rows={10}
+                spellCheck={false}
+                value={payload}
+                onChange={(event) => setPayload(event.target.value)}
+                error={json.ok ? (bytes > PAYLOAD_LIMIT ? `${formatCount(bytes)} bytes: over the broker's default limit of ${formatCount(PAYLOAD_LIMIT)}.` : null) : json.message}
+                hint={`${formatCount(bytes)} bytes${isJson ? ' · valid JSON' : ''}`}
+              />
+              <div className="flex flex-wrap items-center gap-4">
+                <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+                  <input type="checkbox" checked={isJson} onChange={(event) => setIsJson(event.target.checked)} className="size-4 rounded border-slate-300 text-indigo-600" />
+                  Check that the payload is JSON
+                </label>
+                {isJson && json.ok && (
+                  <Button variant="ghost" size="sm" onClick={() => setPayload(JSON.stringify(JSON.parse(payload), null, 2))}>
+                    Format JSON
+                  </Button>
+                )}
+              </div>
+              <HeaderRows rows={headers} onChange={setHeaders} />
+              <div className="grid gap-4 sm:grid-cols-2">
+                <TextField label="Delay (seconds)" name="delay" inputMode="numeric" value={delay} onChange={(event) => setDelay(event.target.value)} error={delayValid ? null : 'A whole number from 0 to 900.'} hint="How long before consumers can claim it." />
+                <TextField label="Idempotency key (optional)" name="idempotency-key" value={idempotencyKey} onChange={(event) => setIdempotencyKey(event.target.value)} hint="Publishing again with the same key stores nothing new." />
+              </div>
+              {failure && (
+                <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800 ring-1 ring-rose-200">
+                  {failure}
+                </p>
+              )}
+              <Button type="submit" busy={busy} disabled={!json.ok || !delayValid || !topic}>
+                Publish to {topic || '…'}
+              </Button>
+            </form>
+          </Card>
+          <div>{outcome ? <PublishOutcome topic={outcome.topic} result={outcome.result} /> : <Empty title="Nothing published yet">The queues a message reaches are listed here.</Empty>}</div>
+        </div>
+      )}
+    </>
+  );
+}

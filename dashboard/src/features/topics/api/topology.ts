@@ -1,0 +1,28 @@
+import type { MiniQueue, Queue, Topic } from '@miniqueue/sdk';
+
+export interface Topology {
+  topics: Topic[];
+  queues: Map<string, Queue>;
+}
+
+export async function loadTopology(mq: MiniQueue, signal: AbortSignal): Promise<Topology> {
+  const [topics, queues] = await Promise.all([mq.topics.list({ signal }), mq.queues.list({ signal })]);
+  return { topics, queues: new Map(queues.map((queue) => [queue.name, queue])) };
+}
+
+export const createTopic = (mq: MiniQueue, name: string) => mq.topics.create(name);
+
+export const createQueue = (mq: MiniQueue, name: string, topic: string, settings: { ackTimeoutSeconds: number; maxRetries: number }) =>
+  mq.queues.create(name, topic, settings);
+
+export const deleteTopic = (mq: MiniQueue, name: string) => mq.topics.delete(name);
+
+export const deleteQueue = (mq: MiniQueue, name: string) => mq.queues.delete(name);
+
+/** The broker's rule for names, checked before sending so the form can say what is wrong at once. */
+export function nameProblem(name: string): string | null {
+  if (name === '') return 'Enter a name.';
+  if (name.length > 100) return 'At most 100 characters.';
+  if (!/^[a-zA-Z0-9._-]+$/.test(name)) return 'Use only letters, digits, dots, underscores and hyphens.';
+  return null;
+}

@@ -1,0 +1,83 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Queue } from '@miniqueue/sdk';
+import { useSession } from '../../../app/session';
+import { describeError } from '../../../lib/errors';
+import { Button } from '../../../lib/ui/Button';
+import { Card } from '../../../lib/ui/Card';
+import { SelectField, TextField } from '../../../lib/ui/Field';
+import { createQueue, nameProblem } from '../api/topology';
+
+interface Problems {
+  name?: string;
+  topic?: string;
+  ackTimeout?: string;
+  maxRetries?: string;
+  form?: string;
+}
+
+/** Whole numbers in the broker's ranges; a message per field rather than one for the form. */
+function check(name: string, topic: string, ackTimeout: string, maxRetries: string): Problems {
+  const problems: Problems = {};
+  const nameIssue = nameProblem(name);
+  if (nameIssue) problems.name = nameIssue;
+  if (!topic) problems.topic = 'Choose the topic to bind to.';
+  if (!/^\d+$/.test(ackTimeout) || Number(ackTimeout) < 1 || Number(ackTimeout) > 43200) problems.ackTimeout = 'A whole number of seconds from 1 to 43200.';
+  if (!/^\d+$/.test(maxRetries) || Number(maxRetries) > 100) problems.maxRetries = 'A whole number from 0 to 100.';
+  return problems;
+}
+
+export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreated: (queue: Queue) => void }) {
+  const { mq } = useSession();
+  const [name, setName] = useState('');
+  const [topic, setTopic] = useState('');
+  const [ackTimeout, setAckTimeout] = useState('30');
+  const [maxRetries, setMaxRetries] = useState('5');
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!topics.includes(topic)) setTopic(topics[0] ?? '');
+  }, [topics, topic]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim());
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const queue = await createQueue(mq, name.trim(), topic, { ackTimeoutSeconds: Number(ackTimeout), maxRetries: Number(maxRetries) });
+      setName('');
+      onCreated(queue);
+    } catch (failure) {
+      setProblems({ form: describeError(failure) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="New queue">
+      <form onSubmit={submit} className="space-y-3" noValidate aria-label="New queue">
+        <TextField label="Queue name" name="queue-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="email-queue" error={problems.name} />
+        <SelectField label="Bound to topic" name="queue-topic" value={topic} onChange={(event) => setTopic(event.target.value)} error={problems.topic} disabled={topics.length === 0} hint={topics.length === 0 ? 'Create a topic first.' : undefined}>
+          {topics.map((name) => (
+            <option key={name}>{name}</option>
+          ))}
+        </SelectField>
+        <div className="grid grid-cols-2 gap-3">
+          <TextField label="Ack timeout (s)" name="ack-timeout" inputMode="numeric" value={ackTimeout} onChange={(event) => setAckTimeout(event.target.value)} error={problems.ackTimeout} hint="Lease of a claimed message." />
+          <TextField label="Max retries" name="max-retries" inputMode="numeric" value={maxRetries} onChange={(event) => setMaxRetries(event.target.value)} error={problems.maxRetries} hint="Then it goes dead." />
+        </div>
+        {problems.form && (
+          <p role="alert" className="text-sm text-rose-700">
+            {problems.form}
+          </p>
+        )}
+        <Button type="submit" busy={busy} disabled={topics.length === 0}>
+          Create queue
+        </Button>
+      </form>
+    </Card>
+  );
+}
