@@ -14,14 +14,17 @@ import { authSweeper } from './jobs/authSweeper.js';
 export interface Logger {
   info(message: string): void;
   error(message: string, error?: unknown): void;
+  /**
+   * The first start on an empty database made an admin key. Called at once, before the server
+   * listens, so the key is shown even when listening then fails.
+   */
+  newAdminKey?(key: string): Promise<void>;
 }
 
 export interface Runtime {
   broker: Broker;
   pool: Pool;
   url: string;
-  /** A freshly made admin key on first start (null otherwise); shown once by the caller. */
-  newAdminKey: string | null;
   embedded?: EmbeddedDatabase;
   stop(): Promise<void>;
 }
@@ -37,6 +40,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
   const pool = createPool(databaseUrl, config.dbPoolSize);
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
+  if (newAdminKey) await log.newAdminKey?.(newAdminKey);
   const bus = new NotificationBus(databaseUrl, (message, error) => log.error(message, error));
   await bus.start();
   const broker = await createServer({ config, pool, bus });
@@ -52,7 +56,6 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     broker,
     pool,
     url: broker.server.info.uri,
-    newAdminKey,
     embedded,
     async stop() {
       await Promise.all(tasks.map((task) => task.stop()));

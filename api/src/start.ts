@@ -1,19 +1,21 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from './config.js';
-import { startRuntime } from './runtime.js';
+import { startRuntime, type Logger } from './runtime.js';
 
-const log = {
-  info: (message: string) => console.log(`[miniqueue] ${message}`),
-  error: (message: string, error?: unknown) =>
-    console.error(`[miniqueue] ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
-};
+/** A wildcard listen address is not one a browser can open (nor an allowed origin): name localhost. */
+const browsable = (url: string) => url.replace('://0.0.0.0:', '://localhost:').replace('://[::]:', '://localhost:');
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const log: Logger = {
+    info: (message) => console.log(`[miniqueue] ${message}`),
+    error: (message, error) => console.error(`[miniqueue] ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+    newAdminKey: (key) => announceAdminKey(key, config.databaseUrl ? undefined : config.dataDir),
+  };
   const runtime = await startRuntime(config, log);
-  log.info(`listening on ${runtime.url} (${runtime.embedded ? `embedded PostgreSQL in ${path.resolve(config.dataDir)}` : 'DATABASE_URL'})`);
-  if (runtime.newAdminKey) await announceAdminKey(runtime.newAdminKey, runtime.embedded ? config.dataDir : undefined);
+  const where = runtime.embedded ? `embedded PostgreSQL in ${path.resolve(config.dataDir)}` : 'DATABASE_URL';
+  log.info(`listening on ${browsable(runtime.url)} (${where})`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -42,8 +42,18 @@ export function targetOf(request: IncomingMessage): Target {
  * any site, so a browser page is only let in from the configured origins. A handshake without
  * Origin comes from a program, which proves itself with its credential alone.
  */
+/** A page served by this broker (the dashboard) opening a socket to the host it came from. */
+function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (!origin || !host) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 export function checkOrigin(request: IncomingMessage, allowed: string[]): void {
   const origin = request.headers.origin;
-  if (originAllowed(allowed, origin)) return;
+  if (originAllowed(allowed, origin) || sameOrigin(origin, request.headers.host)) return;
   throw new Refusal(403, `Origin ${origin} is not allowed to open WebSockets (see CORS_ALLOWED_ORIGINS)`);
 }

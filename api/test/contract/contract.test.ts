@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { OPENAPI_PATH } from '../../src/http/routes/ops.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
-import { openapi, operations } from '../helpers/contract.js';
+import { openapi, operations, servedOperations } from '../helpers/contract.js';
 
 let mq: TestBroker;
 beforeAll(async () => {
@@ -10,17 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => mq.stop());
 
-/** Routes that are not part of the API: Swagger UI's own, and the dashboard's static files. */
-const NOT_API = ['documentation', 'static'];
-
-const servedRoutes = () =>
-  mq.broker.server
-    .table()
-    .filter((route) => !(route.settings.tags ?? []).some((tag) => NOT_API.includes(tag)))
-    .map((route) => ({
-      key: `${route.method.toUpperCase()} ${route.path}`,
-      scope: route.settings.plugins?.miniqueue?.scope,
-    }));
+const servedRoutes = () => servedOperations(mq.broker.server);
 
 describe('openapi.yaml is the contract', () => {
   it('is a valid OpenAPI 3.0 document', async () => {

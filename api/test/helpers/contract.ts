@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
+import type { Server } from '@hapi/hapi';
 import { OPENAPI_PATH } from '../../src/http/routes/ops.js';
 
 export interface Operation {
@@ -82,4 +83,15 @@ export function checkResponse(method: string, url: string, status: number, body:
 function checkError(body: unknown, what: string): void {
   const validate = validatorFor({ $ref: '#/components/schemas/Error' });
   if (!validate(body)) throw new Error(`${what}: error body is not the contract's shape: ${JSON.stringify(body)}`);
+}
+
+/** Routes that are not operations of the API: Swagger UI's own, and the dashboard's static files. */
+const NOT_API = ['documentation', 'static'];
+
+/** The server's API routes as `METHOD /path`, with the access rule each one enforces. */
+export function servedOperations(server: Server): { key: string; scope: string | undefined }[] {
+  return server
+    .table()
+    .filter((route) => !(route.settings.tags ?? []).some((tag) => NOT_API.includes(tag)))
+    .map((route) => ({ key: `${route.method.toUpperCase()} ${route.path}`, scope: route.settings.plugins?.miniqueue?.scope }));
 }

@@ -74,6 +74,14 @@ describe('WebSocket handshake', () => {
     socket.ws.close();
   });
 
+  it('accepts a page served by the broker itself (same origin), whatever CORS_ALLOWED_ORIGINS says', async () => {
+    const own = new URL(mq.url).origin;
+    const socket = await openSocket(mq, `/ws/monitor?ticket=${await ticket(viewerKey)}`, { origin: own });
+    socket.ws.close();
+    const lookalike = own.replace('127.0.0.1', '127.0.0.1.evil.example');
+    expectRefusal(await refusalOf(mq, `/ws/monitor?ticket=${await ticket(viewerKey)}`, { origin: lookalike }), 403);
+  });
+
   it('answers unknown endpoints and queues with 404, a bad queue name with 400', async () => {
     expectRefusal(await refusalOf(mq, '/ws/elsewhere', { key: viewerKey }), 404);
     expectRefusal(await refusalOf(mq, '/ws/consume?queue=nope', { key: mq.adminKey }), 404);
