@@ -1,0 +1,2 @@
+@echo off
+node "%~dp0\run.js" %*

@@ -1,0 +1,120 @@
+import { Flags } from '@oclif/core';
+import { arg, optionalArg } from '../lib/args.js';
+import type { BatchMessage, MiniQueue, PublishResult } from '@miniqueue/sdk';
+import { EXIT, Failure } from '../lib/failure.js';
+import { plural } from '../lib/format.js';
+import { parseHeaders } from '../lib/headers.js';
+import { batchesOf, countJsonLines, openLines, type Line } from '../lib/jsonLines.js';
+import { progressBar } from '../lib/progress.js';
+import { interactive, readStdin } from '../lib/prompt.js';
+import { yellow } from '../lib/style.js';
+import { BrokerCommand } from '../base/brokerCommand.js';
+
+/** The broker's limit for one batch. */
+const BATCH_SIZE = 500;
+
+export interface FilePublishResult {
+  topic: string;
+  /** Messages newly stored (each once, in every bound queue). */
+  published: number;
+  /** Messages the broker already had under the same idempotency key. */
+  duplicates: number;
+  queues: string[];
+}
+
+interface Common {
+  headers?: Record<string, string>;
+  delaySeconds?: number;
+}
+
+export default class Publish extends BrokerCommand<typeof Publish> {
+  static summary = 'Publish a message to a topic, or a JSON-lines file of messages.';
+
+  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in batches of ${BATCH_SIZE} (each batch all or nothing) with a progress bar. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing.`;
+
+  static examples = [
+    `<%= config.bin %> <%= command.id %> order.placed '{"orderId":42}'`,
+    `echo '{"orderId":43}' | <%= config.bin %> <%= command.id %> order.placed --header content-type=application/json`,
+    `<%= config.bin %> <%= command.id %> order.placed '{"orderId":44}' --idempotency-key order-44 --delay 60`,
+    '<%= config.bin %> <%= command.id %> order.placed --file orders.jsonl --idempotency-key import-2026-11-29',
+  ];
+
+  static args = {
+    topic: arg('Topic to publish to.'),
+    payload: optionalArg('The message body. Default: standard input.'),
+  };
+
+  static flags = {
+    file: Flags.string({ char: 'f', summary: 'Publish each line of this JSON-lines file as a message ("-" reads lines from standard input).' }),
+    header: Flags.string({ char: 'H', summary: 'A header, name=value; repeat for several.', multiple: true, multipleNonGreedy: true }),
+    'idempotency-key': Flags.string({ char: 'k', summary: 'Store the message at most once for this key (with --file: KEY:<line number>).' }),
+    delay: Flags.integer({ summary: 'Seconds before the message can be consumed (0-900).', min: 0, max: 900 }),
+    progress: Flags.boolean({ summary: 'Show a progress bar for --file. Default: when stderr is a terminal.', allowNo: true }),
+  };
+
+  async run(): Promise<PublishResult | FilePublishResult> {
+    const { topic, payload } = this.args;
+    const { file } = this.flags;
+    if (file !== undefined && payload !== undefined) throw new Failure('Give a payload or --file, not both', null, EXIT.usage);
+    const common: Common = { headers: parseHeaders(this.flags.header), delaySeconds: this.flags.delay };
+    if (file !== undefined) return this.publishFile(topic, file, common);
+    return this.publishOne(topic, payload ?? (await this.payloadFromStdin()), common);
+  }
+
+  private async payloadFromStdin(): Promise<string> {
+    if (interactive()) throw new Failure('No payload given', 'Pass it as an argument, on standard input, or use --file.', EXIT.usage);
+    // A shell's `echo` adds one newline that is not part of the message.
+    return (await readStdin()).replace(/\r?\n$/, '');
+  }
+
+  private async publishOne(topic: string, payload: string, common: Common): Promise<PublishResult> {
+    const broker = await this.broker();
+    const result = await broker.publish(topic, payload, { ...common, idempotencyKey: this.flags['idempotency-key'] });
+    if (result.duplicate) this.log(`Already published under this idempotency key: ${result.message_ids.join(', ')}`);
+    else if (result.queues.length === 0) this.warnNoQueues(topic);
+    else this.log(`Published to ${topic}: ${result.queues.map((queue, i) => `${queue} ${result.message_ids[i]}`).join(', ')}`);
+    return result;
+  }
+
+  private async publishFile(topic: string, file: string, common: Common): Promise<FilePublishResult> {
+    const broker = await this.broker();
+    const source = await openLines(file);
+    const total = await countJsonLines(source, file === '-' ? 'standard input' : file);
+    const bar = progressBar(total, this.flags.progress ?? (Boolean(process.stderr.isTTY) && !this.jsonEnabled()));
+    const outcome: FilePublishResult = { topic, published: 0, duplicates: 0, queues: [] };
+    try {
+      for await (const batch of batchesOf(source, BATCH_SIZE)) {
+        await this.publishBatch(broker, topic, batch, common, outcome);
+        bar.advance(batch.length);
+      }
+    } catch (error) {
+      bar.stop();
+      process.stderr.write(`Stopped after ${outcome.published + outcome.duplicates} of ${plural(total, 'message')}.\n`);
+      throw error;
+    }
+    bar.stop();
+    if (outcome.queues.length === 0 && total > 0) this.warnNoQueues(topic);
+    const skipped = outcome.duplicates > 0 ? ` (${plural(outcome.duplicates, 'duplicate')} skipped)` : '';
+    this.log(`Published ${plural(outcome.published, 'message')} to ${topic}${skipped}; queues: ${outcome.queues.join(', ') || 'none'}.`);
+    return outcome;
+  }
+
+  private async publishBatch(broker: MiniQueue, topic: string, lines: Line[], common: Common, outcome: FilePublishResult): Promise<void> {
+    const key = this.flags['idempotency-key'];
+    const messages: BatchMessage[] = lines.map((line) => ({
+      payload: line.text,
+      ...common,
+      idempotencyKey: key === undefined ? undefined : `${key}:${line.number}`,
+    }));
+    const { results } = await broker.publishBatch(topic, messages);
+    for (const result of results) {
+      if (result.duplicate) outcome.duplicates += 1;
+      else outcome.published += 1;
+      for (const queue of result.queues) if (!outcome.queues.includes(queue)) outcome.queues.push(queue);
+    }
+  }
+
+  private warnNoQueues(topic: string): void {
+    process.stderr.write(`${yellow('Warning:')} no queue is bound to ${topic}, so nothing was stored. Bind one with queues:create --topic ${topic}.\n`);
+  }
+}

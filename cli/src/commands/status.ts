@@ -1,0 +1,61 @@
+import type { Overview, QueueStats } from '@miniqueue/sdk';
+import { formatSeconds } from '../lib/format.js';
+import { inStatusColor } from '../lib/style.js';
+import { renderPairs, renderTable, type Column } from '../lib/table.js';
+import { BrokerCommand } from '../base/brokerCommand.js';
+
+export interface StatusResult {
+  overview: Overview;
+  queues: QueueStats[];
+}
+
+/** A count in its status colour when there is something to see, plain when it is zero. */
+function count(status: string, value: number): string {
+  return value > 0 ? inStatusColor(status, String(value)) : String(value);
+}
+
+function countColumn(status: 'PENDING' | 'UNACKED' | 'ACKED' | 'DEAD'): Column<QueueStats> {
+  const key = status.toLowerCase() as 'pending' | 'unacked' | 'acked' | 'dead';
+  return {
+    header: status,
+    value: (q) => q[key],
+    align: 'right',
+    style: (cell, q) => (q[key] > 0 ? inStatusColor(status, cell) : cell),
+  };
+}
+
+export default class Status extends BrokerCommand<typeof Status> {
+  static summary = 'Show message counts: the broker overview and one row per queue.';
+
+  static examples = ['<%= config.bin %> <%= command.id %>', `<%= config.bin %> <%= command.id %> --json | jq '.overview.dead'`];
+
+  async run(): Promise<StatusResult> {
+    const broker = await this.broker();
+    const [overview, queues] = await Promise.all([broker.dashboard.overview(), broker.dashboard.queues()]);
+    this.log(
+      renderPairs([
+        ['topics', String(overview.topics)],
+        ['queues', String(overview.queues)],
+        ['pending', count('PENDING', overview.pending)],
+        ['unacked', count('UNACKED', overview.unacked)],
+        ['acked', count('ACKED', overview.acked)],
+        ['dead', count('DEAD', overview.dead)],
+      ]),
+    );
+    if (queues.length > 0) {
+      this.log('');
+      this.log(
+        renderTable(queues, [
+          { header: 'QUEUE', value: (q) => q.queue },
+          { header: 'TOPIC', value: (q) => q.topic },
+          countColumn('PENDING'),
+          countColumn('UNACKED'),
+          countColumn('ACKED'),
+          countColumn('DEAD'),
+          { header: 'OLDEST PENDING', value: (q) => (q.pending > 0 ? formatSeconds(q.oldest_pending_age_seconds) : '-'), align: 'right' },
+        ]),
+      );
+    }
+    return { overview, queues };
+  }
+}

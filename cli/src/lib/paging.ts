@@ -1,0 +1,28 @@
+import { Flags } from '@oclif/core';
+import type { Message, MessagePage } from '@miniqueue/sdk';
+
+export const pagingFlags = {
+  limit: Flags.integer({ summary: 'Messages per page (1-500).', min: 1, max: 500, default: 50 }),
+  cursor: Flags.string({ summary: 'Continue from a previous page: its next_cursor.', exclusive: ['all'] }),
+  all: Flags.boolean({ summary: 'Fetch every page, not just one.' }),
+};
+
+/** One page, or with `all` every page joined into one (whose next_cursor is then null). */
+export async function fetchPages(
+  fetchPage: (cursor: string | undefined) => Promise<MessagePage>,
+  options: { cursor?: string; all: boolean },
+): Promise<MessagePage> {
+  if (!options.all) return fetchPage(options.cursor);
+  const items: Message[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return { items, next_cursor: null };
+}
+
+export function nextPageHint(page: MessagePage): string | null {
+  return page.next_cursor ? `More messages: add --cursor ${page.next_cursor} (or --all).` : null;
+}

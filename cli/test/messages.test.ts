@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, startBroker, type TestBroker } from './helpers/broker.js';
+import { json, spawnCli, startCli } from './helpers/cli.js';
+
+let broker: TestBroker;
+let admin: ReturnType<typeof as>;
+
+beforeAll(async () => {
+  broker = await startBroker();
+  admin = as(broker);
+});
+afterAll(async () => {
+  await broker?.stop();
+});
+
+let counter = 0;
+/** A fresh topic with one queue bound to it, so tests do not see each other's messages. */
+async function topicWithQueue(options: string[] = []): Promise<{ topic: string; queue: string }> {
+  counter += 1;
+  const topic = `t${counter}`;
+  const queue = `q${counter}`;
+  await admin('topics:create', topic);
+  await admin('queues:create', queue, '--topic', topic, ...options);
+  return { topic, queue };
+}
+
+async function listed(queue: string, ...flags: string[]) {
+  return json(await admin('messages:list', queue, '--json', ...flags)).items as Array<Record<string, any>>;
+}
+
+/** A message that a consumer rejected for good. */
+async function deadMessage(topic: string, queue: string, payload: string): Promise<string> {
+  await admin('publish', topic, payload);
+  const [message] = json(await admin('consume', queue, '--no-ack', '--json')).messages;
+  const nack = await broker.post(`/api/v1/messages/${message.message_id}/nack`, { requeue: false }, broker.adminKey);
+  expect(nack.body.status).toBe('DEAD');
+  return message.message_id;
+}
+
+describe('publish', () => {
+  it('publishes the argument to every bound queue', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const result = await admin('publish', topic, '{"orderId": 42}');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Published to ${topic}: ${queue} [0-9a-f-]{36}\\n$`));
+    const [message] = await listed(queue);
+    expect(message).toMatchObject({ payload: '{"orderId": 42}', status: 'PENDING', headers: {} });
+  });
+
+  it('--json is the publish result', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const result = json(await admin('publish', topic, 'plain text', '--json'));
+    expect(Object.keys(result).sort()).toEqual(['duplicate', 'message_ids', 'queues']);
+    expect(result).toMatchObject({ queues: [queue], duplicate: false });
+  });
+
+  it('sends --header pairs and --delay', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, '{}', '--header', 'content-type=application/json', '-H', 'x-source: cli', '--delay', '60');
+    const [message] = await listed(queue);
+    expect(message.headers).toEqual({ 'content-type': 'application/json', 'x-source': 'cli' });
+    const delay = (Date.parse(message.available_at) - Date.parse(message.published_at)) / 1000;
+    expect(delay).toBeGreaterThanOrEqual(59);
+    expect(delay).toBeLessThanOrEqual(61);
+  });
+
+  it('stores a message once per --idempotency-key', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const first = json(await admin('publish', topic, 'once', '--idempotency-key', 'k-1', '--json'));
+    const again = await admin('publish', topic, 'once', '--idempotency-key', 'k-1');
+    expect(again.stdout).toBe(`Already published under this idempotency key: ${first.message_ids[0]}\n`);
+    expect(await listed(queue)).toHaveLength(1);
+  });
+
+  it('reads the payload from standard input, without the newline echo adds', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const result = await spawnCli(['publish', topic, '--url', broker.url], {
+      env: { MINIQUEUE_API_KEY: broker.adminKey },
+      input: '{"from":"stdin"}\n',
+    });
+    expect(result.exitCode).toBe(0);
+    expect((await listed(queue))[0].payload).toBe('{"from":"stdin"}');
+  });
+
+  it('warns when no queue is bound to the topic', async () => {
+    await admin('topics:create', 'unbound');
+    const result = await admin('publish', 'unbound', 'lost');
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('no queue is bound to unbound, so nothing was stored');
+  });
+
+  it('an unknown topic is exit code 4 pointing at topics:list', async () => {
+    const result = await admin('publish', 'nowhere', 'x');
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toBe('Error: No topic found with the name nowhere\nHint: `miniqueue topics:list` shows the topics.\n');
+  });
+
+  it('without the publish scope: exit 3 naming it', async () => {
+    const { topic } = await topicWithQueue();
+    const reader = as(broker, await broker.clientKey(`reader-${topic}`, ['view']));
+    const result = await reader('publish', topic, 'x');
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain(`Error: This needs the scope publish:${topic} (or admin)`);
+    expect(result.stderr).toContain(`clients:create NAME --scope publish:${topic}`);
+  });
+
+  it('a payload and --file together are a usage error', async () => {
+    expect((await admin('publish', 'x', 'payload', '--file', 'f.jsonl')).exitCode).toBe(2);
+  });
+});
+
+describe('consume', () => {
+  it('claims the oldest message, prints it, and acks it', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'first', '-H', 'k=v');
+    await admin('publish', topic, 'second');
+    const result = await admin('consume', queue);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^[0-9a-f-]{36}  ${queue}  retry 0  published \\S+ \\S+Z  headers k=v\\nfirst\\n`));
+    expect(result.stderr).toBe(`1 message from ${queue}, acknowledged.\n`);
+    expect((await listed(queue, '--status', 'ACKED')).map((m) => m.payload)).toEqual(['first']);
+    expect((await listed(queue, '--status', 'PENDING')).map((m) => m.payload)).toEqual(['second']);
+  });
+
+  it('--count takes several; --json gives them as claimed', async () => {
+    const { topic, queue } = await topicWithQueue();
+    for (const n of [1, 2, 3]) await admin('publish', topic, `m${n}`);
+    const result = json(await admin('consume', queue, '--count', '5', '--json'));
+    expect(result.queue).toBe(queue);
+    expect(result.acked).toBe(true);
+    expect(result.messages.map((m: { payload: string }) => m.payload)).toEqual(['m1', 'm2', 'm3']);
+    expect(result.messages[0].status).toBe('UNACKED');
+    expect(await listed(queue, '--status', 'ACKED')).toHaveLength(3);
+  });
+
+  it('--no-ack leaves the message claimed', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'peek');
+    const result = await admin('consume', queue, '--no-ack');
+    expect(result.stderr).toContain('left claimed until the lease ends');
+    expect(await listed(queue, '--status', 'UNACKED')).toHaveLength(1);
+  });
+
+  it('--wait long-polls an empty queue, then reports nothing', async () => {
+    const { queue } = await topicWithQueue();
+    const started = Date.now();
+    const result = await admin('consume', queue, '--wait', '1', '--json');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(result.exitCode).toBe(0);
+    expect(json(result)).toEqual({ queue, acked: true, messages: [] });
+  });
+
+  it('--follow waits for messages as they come and streams JSON lines', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const following = admin('consume', queue, '--follow', '--count', '2', '--json');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await broker.post(`/api/v1/topics/${topic}/messages`, { payload: 'late-1' }, broker.adminKey);
+    await broker.post(`/api/v1/topics/${topic}/messages`, { payload: 'late-2' }, broker.adminKey);
+    const result = await following;
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((m) => m.payload)).toEqual(['late-1', 'late-2']);
+  });
+
+  it('--follow stops cleanly on Ctrl-C, acking what it printed', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const following = startCli(['consume', queue, '--follow'], { env: { MINIQUEUE_URL: broker.url, MINIQUEUE_API_KEY: broker.adminKey } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await broker.post(`/api/v1/topics/${topic}/messages`, { payload: 'while-following' }, broker.adminKey);
+    await following.waitFor('stdout', /while-following/);
+    following.signal('SIGINT');
+    const result = await following.done;
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(`1 message from ${queue}, acknowledged.\n`);
+    expect(await listed(queue, '--status', 'ACKED')).toHaveLength(1);
+  });
+
+  it('an unknown queue is exit code 4; a key without consume scope exit code 3', async () => {
+    const unknown = await admin('consume', 'nope');
+    expect(unknown.exitCode).toBe(4);
+    expect(unknown.stderr).toContain('`miniqueue queues:list` shows the queues.');
+    const { queue } = await topicWithQueue();
+    const viewer = as(broker, await broker.clientKey(`viewer-${queue}`, ['view']));
+    const forbidden = await viewer('consume', queue);
+    expect(forbidden.exitCode).toBe(3);
+    expect(forbidden.stderr).toContain(`This needs the scope consume:${queue}`);
+  });
+});
+
+describe('messages:list', () => {
+  it('shows a table, filters by status, and pages with a cursor', async () => {
+    const { topic, queue } = await topicWithQueue();
+    for (const n of [1, 2, 3]) await admin('publish', topic, `line\n${n}`);
+    await admin('consume', queue); // the oldest is ACKED
+
+    const table = await admin('messages:list', queue);
+    expect(table.stdout).toMatch(/^ID\s+STATUS\s+RETRIES\s+PUBLISHED\s+CONSUMER\s+PAYLOAD\n/);
+    expect(table.stdout).toMatch(/ACKED\s+0\s+\S+ \S+Z\s+bootstrap-admin\s+line 1\n/);
+    expect(table.stdout).toMatch(/PENDING\s+0\s+\S+ \S+Z\s+-\s+line 3\n$/);
+
+    expect((await listed(queue, '--status', 'PENDING')).map((m) => m.payload)).toEqual(['line\n2', 'line\n3']);
+
+    const first = await admin('messages:list', queue, '--limit', '2');
+    const cursor = /--cursor (\S+) /.exec(first.stdout)?.[1];
+    expect(cursor).toBeTruthy();
+    const page = json(await admin('messages:list', queue, '--limit', '2', '--cursor', cursor!, '--json'));
+    expect(page.items.map((m: { payload: string }) => m.payload)).toEqual(['line\n3']);
+    expect(page.next_cursor).toBeNull();
+
+    const all = json(await admin('messages:list', queue, '--limit', '1', '--all', '--json'));
+    expect(Object.keys(all).sort()).toEqual(['items', 'next_cursor']);
+    expect(all.items).toHaveLength(3);
+    expect(Object.keys(all.items[0]).sort()).toEqual(
+      ['available_at', 'consumer_id', 'headers', 'lease_expires_at', 'message_id', 'payload', 'published_at', 'queue', 'retry_count', 'status', 'topic', 'unacked_at'],
+    );
+  });
+
+  it('an unknown queue is exit code 4', async () => {
+    expect((await admin('messages:list', 'nope')).exitCode).toBe(4);
+  });
+
+  it('a bad --status is a usage error', async () => {
+    expect((await admin('messages:list', 'q1', '--status', 'GONE')).exitCode).toBe(2);
+  });
+});
+
+describe('dlq', () => {
+  it('lists dead messages with their last consumer, of all queues or one', async () => {
+    const a = await topicWithQueue();
+    const b = await topicWithQueue();
+    const deadA = await deadMessage(a.topic, a.queue, 'poison-a');
+    const deadB = await deadMessage(b.topic, b.queue, 'poison-b');
+
+    const table = await admin('dlq:list');
+    expect(table.stdout).toMatch(/^ID\s+QUEUE\s+RETRIES\s+LAST CONSUMER\s+PUBLISHED\s+PAYLOAD\n/);
+    expect(table.stdout).toMatch(new RegExp(`${deadA}\\s+${a.queue}\\s+0\\s+bootstrap-admin\\s+\\S+ \\S+Z\\s+poison-a`));
+    expect(table.stdout).toContain(deadB);
+
+    const onlyB = json(await admin('dlq:list', '--queue', b.queue, '--json'));
+    expect(onlyB.items.map((m: { message_id: string }) => m.message_id)).toEqual([deadB]);
+    expect(onlyB.next_cursor).toBeNull();
+  });
+
+  it('replays one message by id; replaying it again is exit code 5', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const id = await deadMessage(topic, queue, 'again');
+    const replayed = json(await admin('dlq:replay', id, '--json'));
+    expect(replayed).toEqual({ message_id: id, status: 'PENDING' });
+    expect((await listed(queue, '--status', 'PENDING')).map((m) => m.message_id)).toEqual([id]);
+    const twice = await admin('dlq:replay', id);
+    expect(twice.exitCode).toBe(5);
+  });
+
+  it('replays a whole queue with --queue, at most --limit', async () => {
+    const { topic, queue } = await topicWithQueue();
+    for (const n of [1, 2, 3]) await deadMessage(topic, queue, `dead-${n}`);
+    expect(json(await admin('dlq:replay', '--queue', queue, '--limit', '2', '--json'))).toEqual({ queue, replayed: 2 });
+    const rest = await admin('dlq:replay', '--queue', queue);
+    expect(rest.stdout).toBe(`Replayed 1 dead message of ${queue}.\n`);
+    expect(await listed(queue, '--status', 'PENDING')).toHaveLength(3);
+  });
+
+  it('needs exactly one of an id and --queue', async () => {
+    expect((await admin('dlq:replay')).exitCode).toBe(2);
+    expect((await admin('dlq:replay', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90', '--queue', 'q1')).exitCode).toBe(2);
+  });
+
+  it('an unknown message is exit code 4', async () => {
+    const result = await admin('dlq:replay', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90');
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.');
+  });
+});
+
+describe('status', () => {
+  it('shows the overview and one row per queue', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'waiting');
+    const result = await admin('status');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^topics\s+\d+\nqueues\s+\d+\npending\s+\d+\nunacked\s+\d+\nacked\s+\d+\ndead\s+\d+\n\n/);
+    expect(result.stdout).toMatch(/QUEUE\s+TOPIC\s+PENDING\s+UNACKED\s+ACKED\s+DEAD\s+OLDEST PENDING\n/);
+    expect(result.stdout).toMatch(new RegExp(`${queue}\\s+${topic}\\s+1\\s+0\\s+0\\s+0\\s+\\d+s\\n`));
+  });
+
+  it('--json has the overview and the per-queue stats', async () => {
+    const result = json(await admin('status', '--json'));
+    expect(Object.keys(result.overview).sort()).toEqual(['acked', 'dead', 'pending', 'queues', 'topics', 'unacked']);
+    expect(Object.keys(result.queues[0]).sort()).toEqual(['acked', 'dead', 'oldest_pending_age_seconds', 'pending', 'queue', 'topic', 'unacked']);
+    expect(result.overview.queues).toBe(result.queues.length);
+  });
+
+  it('needs the view scope', async () => {
+    const producer = as(broker, await broker.clientKey('producer-status', ['publish:*']));
+    const result = await producer('status');
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('This needs the scope view');
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { describeBrokerError, type BrokerError } from '../../src/lib/brokerErrors.js';
+import type { Connection } from '../../src/lib/connection.js';
+import { EXIT } from '../../src/lib/failure.js';
+
+const connection: Connection = { url: 'http://localhost:8080', apiKey: 'mq_x', profile: 'prod', keySource: 'profile' };
+
+function brokerError(status: number, message: string, extra: Partial<BrokerError> = {}): BrokerError {
+  return Object.assign(new Error(message), { status, ...extra });
+}
+
+const describeIt = (error: BrokerError, principal: { name: string; scopes: string[] } | null = null) =>
+  describeBrokerError(error, { connection, command: 'queues:create', principal: async () => principal });
+
+describe('describeBrokerError', () => {
+  it('401 says how to log in again, by where the key came from', async () => {
+    const failure = await describeIt(brokerError(401, 'Invalid, expired or revoked credential'));
+    expect(failure.exitCode).toBe(EXIT.auth);
+    expect(failure.hint).toContain('`miniqueue login --profile prod`');
+  });
+
+  it('403 names the missing scope and what the key has', async () => {
+    const failure = await describeIt(brokerError(403, 'This needs the scope publish:orders (or admin)'), { name: 'shop', scopes: ['view'] });
+    expect(failure.exitCode).toBe(EXIT.auth);
+    expect(failure.hint).toBe(
+      'Your key (shop) has: view. Use a key with the scope publish:orders (--api-key, or `miniqueue login`); an admin registers one with `miniqueue clients:create NAME --scope publish:orders`.',
+    );
+  });
+
+  it('403 still helps when who the key is cannot be found out', async () => {
+    const failure = await describeBrokerError(brokerError(403, 'Your credential does not allow this'), {
+      connection,
+      principal: async () => {
+        throw new Error('down');
+      },
+    });
+    expect(failure.hint).toMatch(/^Use a key with the right scope/);
+  });
+
+  it('404 says where to look, by what was not found', async () => {
+    expect((await describeIt(brokerError(404, 'No queue found with the name q'))).hint).toBe('`miniqueue queues:list` shows the queues.');
+    expect((await describeIt(brokerError(404, 'No route for GET /x'))).hint).toMatch(/Check --url/);
+    expect((await describeIt(brokerError(404, 'No topic found with the name t'))).exitCode).toBe(EXIT.notFound);
+  });
+
+  it('400 lists the field problems the message does not already say', async () => {
+    const failure = await describeIt(brokerError(400, 'Unknown scope', { errors: [{ field: 'scopes[0]', message: 'unknown scope "x"' }] }));
+    expect(failure.message).toBe('Unknown scope: scopes[0] unknown scope "x"');
+    expect(failure.hint).toBe('See `miniqueue queues:create --help`.');
+    const summarized = await describeIt(brokerError(400, 'name must match', { errors: [{ field: 'name', message: 'must match' }] }));
+    expect(summarized.message).toBe('name must match');
+  });
+
+  it('409 is exit code 5; 429 says when to retry; 5xx points at the logs', async () => {
+    expect((await describeIt(brokerError(409, 'exists'))).exitCode).toBe(EXIT.conflict);
+    expect((await describeIt(brokerError(429, 'slow down', { retryAfterMs: 2500 }))).hint).toContain('try again in 3 s');
+    expect((await describeIt(brokerError(503, 'Database unavailable'))).hint).toContain('logs');
+  });
+});
