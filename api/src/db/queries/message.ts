@@ -143,6 +143,21 @@ export async function messageAck(db: Queryable, ids: string[], holder: Holder): 
   return rows;
 }
 
+/**
+ * UNACKED → PENDING (retry_count + 1) or → DEAD, for a row joined as `t` with a boolean `t.dies`.
+ * A dead message keeps its last consumer and claim time, for the dead-letter listing.
+ */
+function leaveLease(events: { dead: string; requeued: string; availableAt: string }): string {
+  return `status       = CASE WHEN t.dies THEN 'DEAD' ELSE 'PENDING' END,
+            retry_count  = CASE WHEN t.dies THEN m.retry_count ELSE m.retry_count + 1 END,
+            last_event   = CASE WHEN t.dies THEN '${events.dead}' ELSE '${events.requeued}' END,
+            available_at = CASE WHEN t.dies THEN m.available_at ELSE ${events.availableAt} END,
+            consumer_id  = CASE WHEN t.dies THEN m.consumer_id END,
+            unacked_at   = CASE WHEN t.dies THEN m.unacked_at END,
+            dead_at      = CASE WHEN t.dies THEN now() END,
+            lease_expires_at = NULL`;
+}
+
 export interface NackedRow {
   id: string;
   queue_name: string;
@@ -167,14 +182,7 @@ export async function messageNack(
           AND ($3::text[] IS NULL OR m.queue_name = ANY($3::text[]))
           FOR UPDATE OF m)
      UPDATE message m
-        SET status       = CASE WHEN t.dies THEN 'DEAD' ELSE 'PENDING' END,
-            retry_count  = CASE WHEN t.dies THEN m.retry_count ELSE m.retry_count + 1 END,
-            last_event   = CASE WHEN t.dies THEN 'NACKED_DEAD' ELSE 'NACKED' END,
-            available_at = CASE WHEN t.dies THEN m.available_at ELSE now() + make_interval(secs => $5) END,
-            consumer_id  = CASE WHEN t.dies THEN m.consumer_id END,
-            unacked_at   = CASE WHEN t.dies THEN m.unacked_at END,
-            dead_at      = CASE WHEN t.dies THEN now() END,
-            lease_expires_at = NULL
+        SET ${leaveLease({ dead: 'NACKED_DEAD', requeued: 'NACKED', availableAt: 'now() + make_interval(secs => $5)' })}
        FROM target t
       WHERE m.id = t.id
      RETURNING m.id, m.queue_name, m.status`,
@@ -233,16 +241,9 @@ export async function messageExpireLeases(db: Queryable, limit: number): Promise
         LIMIT $1
           FOR UPDATE OF m SKIP LOCKED)
      UPDATE message m
-        SET status       = CASE WHEN e.dies THEN 'DEAD' ELSE 'PENDING' END,
-            retry_count  = CASE WHEN e.dies THEN m.retry_count ELSE m.retry_count + 1 END,
-            last_event   = CASE WHEN e.dies THEN 'EXPIRED_DEAD' ELSE 'REDELIVERED' END,
-            available_at = CASE WHEN e.dies THEN m.available_at ELSE now() END,
-            consumer_id  = CASE WHEN e.dies THEN m.consumer_id END,
-            unacked_at   = CASE WHEN e.dies THEN m.unacked_at END,
-            dead_at      = CASE WHEN e.dies THEN now() END,
-            lease_expires_at = NULL
-       FROM expired e
-      WHERE m.id = e.id
+        SET ${leaveLease({ dead: 'EXPIRED_DEAD', requeued: 'REDELIVERED', availableAt: 'now()' })}
+       FROM expired t
+      WHERE m.id = t.id
      RETURNING m.id, m.queue_name, m.status`,
     [limit],
   );
