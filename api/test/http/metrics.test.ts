@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
+import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { expireAllLeases, publishOne, topology } from '../helpers/fixtures.js';
+
+let mq: TestBroker;
+let scraper: string;
+beforeAll(async () => {
+  mq = await startTestBroker();
+  await topology(mq, 'm', [{ name: 'm-q', max_retries: 0 }]);
+  scraper = await mq.clientKey('prometheus', ['metrics']);
+});
+afterAll(() => mq.stop());
+
+/** One sample's value from a Prometheus text exposition (0 when the series is absent). */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+const scrape = async () => {
+  const response = await mq.get('/actuator/prometheus', scraper);
+  expect(response.status).toBe(200);
+  expect(response.headers['content-type']).toContain('text/plain');
+  return String(response.body);
+};
+
+describe('/actuator/prometheus', () => {
+  it('needs the metrics (or admin) scope', async () => {
+    const viewer = await mq.clientKey('viewer', ['view']);
+    expect((await mq.get('/actuator/prometheus', viewer)).status).toBe(403);
+    expect((await mq.get('/actuator/prometheus')).status).toBe(401);
+  });
+
+  it('counters move with publish, consume, ack, nack and lease expiry; gauges show the queue', async () => {
+    const before = await scrape();
+    await publishOne(mq, 'm', 'one');
+    await publishOne(mq, 'm', 'two');
+    await publishOne(mq, 'm', 'three');
+    const first = await mq.post('/api/v1/queues/m-q/consume', undefined, mq.adminKey);
+    await mq.post(`/api/v1/messages/${first.body.message_id}/ack`, undefined, mq.adminKey);
+    const second = await mq.post('/api/v1/queues/m-q/consume', undefined, mq.adminKey);
+    await mq.post(`/api/v1/messages/${second.body.message_id}/nack`, { requeue: false }, mq.adminKey);
+    await mq.post('/api/v1/queues/m-q/consume', undefined, mq.adminKey);
+    await expireAllLeases(mq);
+    const expired = await leaseSweeper(mq.pool, (rows) => mq.broker.context.metrics.recordReturned(rows, true)).runOnce();
+    expect(expired).toBe(1);
+    // Gauges are cached for two seconds per scrape burst.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const after = await scrape();
+    const moved = (series: string) => sample(after, series) - sample(before, series);
+    expect(moved('miniqueue_messages_published_total{queue="m-q"}')).toBe(3);
+    expect(moved('miniqueue_messages_consumed_total{queue="m-q"}')).toBe(3);
+    expect(moved('miniqueue_messages_acked_total{queue="m-q"}')).toBe(1);
+    // max_retries 0: the nacked one and the expired one are both dead.
+    expect(moved('miniqueue_messages_dead_total{queue="m-q"}')).toBe(2);
+    expect(moved('miniqueue_publish_to_ack_seconds_count')).toBe(1);
+    expect(sample(after, 'miniqueue_queue_dead{queue="m-q"}')).toBe(2);
+    expect(sample(after, 'miniqueue_queue_depth{queue="m-q"}')).toBe(0);
+    expect(sample(after, 'miniqueue_queue_unacked{queue="m-q"}')).toBe(0);
+    expect(after).toMatch(/miniqueue_http_request_duration_seconds_count\{route="\/api\/v1\/topics\/\{topic\}\/messages",method="POST",status="201"\} \d+/);
+    expect(after).toContain('process_cpu_seconds_total');
+  });
+
+  it('counts redeliveries after a lease runs out', async () => {
+    await topology(mq, 'r', [{ name: 'r-q', max_retries: 3 }]);
+    const before = await scrape();
+    await publishOne(mq, 'r', 'x');
+    await mq.post('/api/v1/queues/r-q/consume', undefined, mq.adminKey);
+    await expireAllLeases(mq);
+    await leaseSweeper(mq.pool, (rows) => mq.broker.context.metrics.recordReturned(rows, true)).runOnce();
+    const after = await scrape();
+    const series = 'miniqueue_messages_redelivered_total{queue="r-q"}';
+    expect(sample(after, series) - sample(before, series)).toBe(1);
+  });
+});
+
+describe('request logs', () => {
+  it('one line per request with id, route, status and duration; no credential, no payload', async () => {
+    const logs: string[] = [];
+    const logged = await startTestBroker({ logs });
+    try {
+      await topology(logged, 'l', [{ name: 'l-q' }]);
+      logs.length = 0;
+      await logged.post('/api/v1/topics/l/messages', { payload: 'top-secret-payload-42' }, logged.adminKey);
+      const lines = logs.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      const request = lines.find((line) => line.msg?.startsWith('POST /api/v1/topics/{topic}/messages 201'));
+      expect(request).toMatchObject({ req_id: expect.any(String), res: { status: 201 }, responseTime: expect.any(Number) });
+      expect(logs.join('\n')).not.toContain('top-secret-payload-42');
+      expect(logs.join('\n')).not.toContain(logged.adminKey);
+    } finally {
+      await logged.stop();
+    }
+  });
+});
