@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
+import { eventually } from '../helpers/eventually.js';
 
 let a: TestBroker;
 let b: TestBroker;
@@ -12,15 +13,6 @@ afterAll(async () => {
   await b.stop();
   await a.stop();
 });
-
-/** Waits (bounded) until the other instance has heard the change. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('clients and API keys', () => {
   it('creates a client whose key is shown once and stored only as a hash', async () => {
@@ -51,7 +43,7 @@ describe('clients and API keys', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.api_key).not.toBe(key);
     expect((await a.get('/api/v1/auth/me', key)).status).toBe(401);
-    await eventually(async () => (await b.get('/api/v1/auth/me', key)).status === 401);
+    await eventually(async () => (await b.get('/api/v1/auth/me', key)).status === 401, 'the rotation heard on b', 3_000);
     expect((await b.get('/api/v1/auth/me', rotated.body.api_key)).body).toEqual({ name: 'rotating', kind: 'client', scopes: ['view'] });
   });
 
@@ -59,7 +51,7 @@ describe('clients and API keys', () => {
     const key = await a.clientKey('leaving', ['view']);
     expect((await b.get('/api/v1/topics', key)).status).toBe(200);
     expect((await a.del('/api/v1/clients/leaving', a.adminKey)).status).toBe(204);
-    await eventually(async () => (await b.get('/api/v1/topics', key)).status === 401);
+    await eventually(async () => (await b.get('/api/v1/topics', key)).status === 401, 'the revocation heard on b', 3_000);
     expect((await a.del('/api/v1/clients/leaving', a.adminKey)).status).toBe(404);
     const listed = await a.get('/api/v1/clients', a.adminKey);
     expect(listed.body.map((c: { name: string }) => c.name)).not.toContain('leaving');
@@ -84,7 +76,7 @@ describe('clients and API keys', () => {
     await eventually(async () => {
       const listed = await a.get('/api/v1/clients', a.adminKey);
       return listed.body.find((c: { name: string }) => c.name === 'user')?.last_used_at !== null;
-    });
+    }, 'last_used_at written');
   });
 
   it('bootstrap: a configured key becomes bootstrap-admin; without one, only an empty database gets a new admin', async () => {

@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { publishOne, topology } from '../helpers/fixtures.js';
+import { statementsDuring } from '../helpers/statements.js';
 
 let a: TestBroker;
 let b: TestBroker;
@@ -33,18 +33,10 @@ describe('long polling', () => {
   });
 
   it('waiting costs no polling: an idle 2 s wait sends only a handful of statements', async () => {
-    const original = pg.Client.prototype.query;
-    let count = 0;
-    pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-      count += 1;
-      return (original as (...x: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
+    const count = await statementsDuring(async () => {
       const response = await a.post('/api/v1/queues/lp-q/receive', { wait_seconds: 2 }, consumer);
       expect(response.body).toEqual({ messages: [] });
-    } finally {
-      pg.Client.prototype.query = original;
-    }
+    });
     // One claim and one look at the queue at the start, one of each when the time is up.
     expect(count).toBeLessThanOrEqual(4);
   });

@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { topology } from '../helpers/fixtures.js';
+import { statementsDuring } from '../helpers/statements.js';
 
 let mq: TestBroker;
 let producer: string;
@@ -19,22 +19,6 @@ beforeAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 100));
 });
 afterAll(() => mq.stop());
-
-/** Counts statements sent to PostgreSQL by any connection of this process while `work` runs. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query;
-  let count = 0;
-  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-    count += 1;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return count;
-}
 
 describe('the hot paths are one database round trip each', () => {
   it('publish without an idempotency key (fan-out to two queues), consume, and ack', async () => {

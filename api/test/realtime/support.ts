@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { realtimeHub } from '../../src/realtime/plugin.js';
 import type { RealtimeHub } from '../../src/realtime/hub.js';
+import { eventually } from '../helpers/eventually.js';
 
 export interface TestSocket {
   ws: WebSocket;
@@ -62,14 +63,7 @@ export async function refusalOf(mq: TestBroker, path: string, options: SocketOpt
   throw new Error(`handshake to ${path} was accepted`);
 }
 
-/** Polls until `check` holds (the server works asynchronously); fails after `timeoutMs`. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { eventually };
 
 export const hubOf = (mq: TestBroker): RealtimeHub => realtimeHub(mq.broker.server);
 
