@@ -57,11 +57,6 @@ export class RateLimitedError extends BrokerError {
     super(429, message);
   }
 }
-export class NotImplementedError extends BrokerError {
-  constructor(message: string) {
-    super(501, message);
-  }
-}
 export class UnavailableError extends BrokerError {
   constructor(message = 'Database unavailable, try again shortly') {
     super(503, message);

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ValidationError as JoiValidationError } from 'joi';
-import { BrokerError, ValidationError, type FieldError } from '../errors.js';
+import { BrokerError, RateLimitedError, ValidationError, type FieldError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 
 export interface ErrorBody {
@@ -38,16 +38,14 @@ export function registerErrorShape(server: Server, logError: (request: Request, 
     const response = request.response;
     if (!Boom.isBoom(response)) return h.continue;
     const { status, message, errors } = describe(response, request);
-    if (status >= 500 && status !== 501 && status !== 503) logError(request, response);
+    if (status >= 500 && status !== 503) logError(request, response);
     const body: ErrorBody = { status, message, errors, response_body: null };
     const reply = h.response(body).code(status);
     for (const name of KEPT_HEADERS) {
       const value = response.output.headers[name];
       if (value !== undefined) reply.header(name, String(value));
     }
-    if (response instanceof BrokerError && 'retryAfterSeconds' in response) {
-      reply.header('Retry-After', String((response as { retryAfterSeconds: number }).retryAfterSeconds));
-    }
+    if (response instanceof RateLimitedError) reply.header('Retry-After', String(response.retryAfterSeconds));
     return reply;
   });
 }
