@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
@@ -14,6 +15,11 @@ import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeader
 import { registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
+import { Publisher } from './broker/publish.js';
+import { Settler } from './broker/settle.js';
+import { Changes } from './realtime/changes.js';
+import { NotificationSender } from './realtime/notificationSender.js';
+import { WakeupBroadcast } from './realtime/wakeupBroadcast.js';
 import type { NotificationBus } from './realtime/bus.js';
 import { Metrics } from './metrics.js';
 import { createLogger, type Logger } from './logging.js';
@@ -51,6 +57,9 @@ export interface Broker {
   stop(): Promise<void>;
 }
 
+/** Requests per group-committed statement at most (single publishes, acks, nacks). */
+const GROUP_COMMIT_MAX_BATCH = 256;
+
 /** Names in paths are lowercased before auth, so `publish:{params.topic}` sees what the handler sees. */
 const NAME_PARAMS = ['topic', 'queue', 'name'];
 
@@ -78,9 +87,21 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     (token) => resolveSession(pool, config, token),
   );
   const metrics = new Metrics(pool);
-  const context: AppContext = { config, pool, waiters, credentials, bus, metrics, version: VERSION };
+  const instanceId = randomUUID();
+  const changes = new Changes();
+  const notifications = new NotificationSender(pool, (message, error) => logError(message, error));
+  const groupCommit = { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: Math.max(1, Math.floor(config.dbPoolSize / 4)) };
+  const publisher = new Publisher({ pool, changes, idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
+  const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
+  const context: AppContext = {
+    config, pool, waiters, credentials, bus, changes, notifications, publisher, settler, metrics, instanceId, version: VERSION,
+  };
 
-  const unwire = wireWakeups(bus, waiters);
+  const unwire = wireWakeups(changes, bus, waiters, instanceId);
+  // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
+  const wakeups = new WakeupBroadcast(notifications, instanceId);
+  const broadcast = wakeups.record.bind(wakeups);
+  changes.on('transitions', broadcast);
   const invalidate = () => credentials.invalidate();
   bus.on('auth', invalidate);
   bus.on('reset', invalidate);
@@ -142,6 +163,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       waiters.close();
       await server.stop({ timeout: config.shutdownTimeoutSeconds * 1000 });
       unwire();
+      changes.off('transitions', broadcast);
+      wakeups.stop();
       bus.off('auth', invalidate);
       bus.off('reset', invalidate);
     },
