@@ -15,6 +15,7 @@ import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeader
 import { registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
+import { Claimer } from './broker/claimer.js';
 import { Publisher } from './broker/publish.js';
 import { Settler } from './broker/settle.js';
 import { Changes } from './realtime/changes.js';
@@ -93,8 +94,9 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const groupCommit = { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: Math.max(1, Math.floor(config.dbPoolSize / 4)) };
   const publisher = new Publisher({ pool, changes, idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
   const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
+  const claimer = new Claimer({ pool, groupCommit });
   const context: AppContext = {
-    config, pool, waiters, credentials, bus, changes, notifications, publisher, settler, metrics, instanceId, version: VERSION,
+    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, instanceId, version: VERSION,
   };
 
   const unwire = wireWakeups(changes, bus, waiters, instanceId);

@@ -1,8 +1,9 @@
 import { NotFoundError } from '../errors.js';
 import type { Pool } from '../db/pool.js';
-import { messageClaim, messageNextAvailable, messageUnclaim } from '../db/queries/messageClaim.js';
+import { messageNextAvailable, messageUnclaim } from '../db/queries/messageClaim.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { transitionsOf, type Changes } from '../realtime/changes.js';
+import type { Claimer } from './claimer.js';
 import type { QueueWaiters } from './waiters.js';
 
 /**
@@ -33,7 +34,7 @@ export interface ClaimRequest {
  * a claim that raced with the leaving is put back at once, its retry count untouched.
  */
 export async function claimMessages(
-  deps: { pool: Pool; waiters: QueueWaiters; changes: Changes },
+  deps: { pool: Pool; claimer: Claimer; waiters: QueueWaiters; changes: Changes },
   request: ClaimRequest,
 ): Promise<MessageRow[]> {
   const { pool, waiters } = deps;
@@ -43,7 +44,7 @@ export async function claimMessages(
     const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
     let claimed: MessageRow[];
     try {
-      claimed = await messageClaim(pool, request);
+      claimed = await deps.claimer.claim(request);
     } catch (error) {
       ticket?.cancel();
       throw error;

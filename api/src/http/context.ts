@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { CredentialResolver } from '../auth/credentials.js';
 import type { QueueWaiters } from '../broker/waiters.js';
+import type { Claimer } from '../broker/claimer.js';
 import type { Publisher } from '../broker/publish.js';
 import type { Settler } from '../broker/settle.js';
 import type { NotificationBus } from '../realtime/bus.js';
@@ -21,6 +22,7 @@ export interface AppContext {
   /** NOTIFYs to the other instances, sent outside any message transaction. */
   notifications: NotificationSender;
   publisher: Publisher;
+  claimer: Claimer;
   settler: Settler;
   metrics: Metrics;
   /** This instance, as the others know it in notifications. */
