@@ -1,0 +1,15 @@
+import type pg from 'pg';
+
+/**
+ * Terminates the broker's backends in `admin`'s database whose application_name is `application`
+ * (or starts with it, for a trailing `%`), as a failover or an administrator would. Only this
+ * database: other test files share the PostgreSQL server. Returns how many were terminated.
+ */
+export async function terminateBackends(admin: pg.ClientBase, application: string): Promise<number> {
+  const { rows } = await admin.query<{ n: number }>(
+    `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name LIKE $1`,
+    [application],
+  );
+  return rows[0].n;
+}
