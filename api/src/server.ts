@@ -21,6 +21,7 @@ import { recordRequestDurations, registerRequestLogging } from './http/logging.j
 import type { AppContext } from './http/context.js';
 import { failAction, registerErrorShape } from './http/errors.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
+import { ConnectionDrain } from './http/drain.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -47,7 +48,10 @@ export interface Broker {
   server: Hapi.Server;
   context: AppContext;
   logger: Logger;
-  /** Ends long polls, stops taking requests, waits for in-flight ones (up to the timeout). */
+  /**
+   * Stops taking connections, answers what arrives on open ones with `Connection: close`, ends long
+   * polls, and waits for in-flight requests (all up to the shutdown timeout).
+   */
   stop(): Promise<void>;
 }
 
@@ -80,6 +84,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const metrics = new Metrics(pool);
   const context: AppContext = { config, pool, waiters, credentials, bus, metrics, version: VERSION };
 
+  const drain = new ConnectionDrain(server.listener);
   const unwire = wireWakeups(bus, waiters);
   const invalidate = () => credentials.invalidate();
   bus.on('auth', invalidate);
@@ -139,8 +144,11 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     context,
     logger,
     async stop() {
+      const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+      if (server.info.started) drain.start();
       waiters.close();
-      await server.stop({ timeout: config.shutdownTimeoutSeconds * 1000 });
+      if (server.info.started) await drain.finished(deadline);
+      await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
       unwire();
       bus.off('auth', invalidate);
       bus.off('reset', invalidate);

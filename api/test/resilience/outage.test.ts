@@ -133,6 +133,7 @@ describe('a broker whose database goes away', () => {
     await until('LISTEN and coordination reconnect', () => connected(url, ['miniqueue-listen', 'miniqueue-ws']));
     const resumedAfterMs = Date.now() - back;
     console.log(`LISTEN and coordinator connections back ${resumedAfterMs} ms after the database, after a ${OUTAGE_MS} ms outage`);
-    expect(resumedAfterMs).toBeLessThan(1_000);
+    // The back-off is capped at 0.8 s; the margin is for a loaded CI machine (it was 4.3 s before the cap).
+    expect(resumedAfterMs).toBeLessThan(1_500);
   }, 30_000);
 });
