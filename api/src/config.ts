@@ -55,6 +55,8 @@ export const envSchema = Joi.object({
     .description('Requests per second per client address to routes without a credential (sign-in, health), per instance'),
   MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST: Joi.number().integer().min(1).max(1_000_000).default(100)
     .description('Burst of requests per client address to routes without a credential'),
+  MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL: Joi.number().integer().min(1).max(1_000_000).default(100)
+    .description('WebSockets one credential (API key or session) may hold open at once, per instance'),
 })
   .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
   .custom((env, helpers) =>
@@ -84,6 +86,7 @@ export interface Config {
   publicViewer: boolean;
   commit: string;
   rateLimit: { enabled: boolean; perSecond: number; burst: number; anonymousPerSecond: number; anonymousBurst: number };
+  wsMaxSocketsPerCredential: number;
 }
 
 const list = (value: string): string[] =>
@@ -120,5 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonymousPerSecond: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_PER_SECOND,
       anonymousBurst: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST,
     },
+    wsMaxSocketsPerCredential: e.MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL,
   };
 }

@@ -11,7 +11,7 @@ import { resolveSession } from './auth/sessions.js';
 import { registerGithubSignIn } from './auth/github.js';
 import { corsOptions } from './http/cors.js';
 import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeaders.js';
-import { registerRateLimits } from './http/rateLimit.js';
+import { RateLimits, registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
 import type { NotificationBus } from './realtime/bus.js';
@@ -82,7 +82,9 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     (token) => resolveSession(pool, config, token),
   );
   const metrics = new Metrics(pool);
-  const context: AppContext = { config, pool, waiters, credentials, bus, metrics, version: VERSION };
+  // One set of buckets for HTTP requests and WebSocket handshakes alike.
+  const rateLimits = new RateLimits(config.rateLimit);
+  const context: AppContext = { config, pool, waiters, credentials, bus, metrics, rateLimits, version: VERSION };
 
   const drain = new ConnectionDrain(server.listener);
   const unwire = wireWakeups(bus, waiters);
@@ -101,7 +103,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   refuseOversizedBodies(server);
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
-  registerRateLimits(server, config);
+  registerRateLimits(server, rateLimits);
   // After registerErrorShape: its onPreResponse replaces error responses, which must get these too.
   registerSecurityHeaders(server);
   recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));

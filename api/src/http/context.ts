@@ -4,6 +4,7 @@ import type { CredentialResolver } from '../auth/credentials.js';
 import type { QueueWaiters } from '../broker/waiters.js';
 import type { NotificationBus } from '../realtime/bus.js';
 import type { Metrics } from '../metrics.js';
+import type { RateLimits } from './rateLimit.js';
 
 /** What route handlers need; built once per server. */
 export interface AppContext {
@@ -13,5 +14,6 @@ export interface AppContext {
   credentials: CredentialResolver;
   bus: NotificationBus;
   metrics: Metrics;
+  rateLimits: RateLimits;
   version: string;
 }
