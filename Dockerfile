@@ -1,11 +1,11 @@
 # syntax=docker/dockerfile:1
-# MiniQueue broker image: the api run by tsx (no compile step), the dashboard's static build served
+# MiniQueue broker image: the api compiled to JavaScript (tsc), the dashboard's static build served
 # at /, migrations applied at start under an advisory lock, so replicas may start together.
 # Configuration comes only from the environment; DATABASE_URL is required in this image.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- build: every workspace's dependencies, then the SDK and the dashboard when they have a build
+# --- build: every workspace's dependencies, then the api, the SDK and the dashboard
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -18,13 +18,16 @@ COPY infra/package.json infra/
 # embedded PostgreSQL, which this image does not use; esbuild's binary comes from its own package.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY openapi.yaml tsconfig.base.json ./
+COPY api/tsconfig.build.json api/
+COPY api/src api/src
 COPY sdk sdk
 COPY dashboard dashboard
-RUN npm run build --workspace @miniqueue/sdk --if-present \
+RUN npm run build --workspace @miniqueue/api \
+ && npm run build --workspace @miniqueue/sdk --if-present \
  && npm run build --workspace @miniqueue/dashboard --if-present \
  && mkdir -p dashboard/dist
 
-# --- deps: only what the api needs at run time (tsx included: it runs the TypeScript)
+# --- deps: only what the api needs at run time
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -49,7 +52,7 @@ COPY --from=deps --chown=root:root /app/node_modules node_modules
 COPY --from=deps --chown=root:root /app/api/node_modules api/node_modules
 COPY --chown=root:root package.json openapi.yaml ./
 COPY --chown=root:root api/package.json api/
-COPY --chown=root:root api/src api/src
+COPY --from=build --chown=root:root /app/api/dist api/dist
 COPY --chown=root:root api/migrations api/migrations
 COPY --from=build --chown=root:root /app/dashboard/dist dashboard/dist
 # Files stay root-owned and read-only to the process; it runs as the image's unprivileged `node` user.
@@ -58,5 +61,5 @@ EXPOSE 8080
 # Node's own fetch: the slim image has no curl or wget.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/actuator/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# node itself is PID 1 (no npm or tsx wrapper), so SIGTERM reaches the broker's graceful shutdown.
-CMD ["node", "--import", "tsx", "api/src/start.ts"]
+# node itself is PID 1 (no npm wrapper), so SIGTERM reaches the broker's graceful shutdown.
+CMD ["node", "--enable-source-maps", "api/dist/start.js"]

@@ -24,6 +24,10 @@ export const envSchema = Joi.object({
     .description('How often expired leases are returned to their queues'),
   MINIQUEUE_IDEMPOTENCY_TTL_HOURS: Joi.number().integer().min(1).max(24 * 7).default(24)
     .description('How long an Idempotency-Key is remembered'),
+  MINIQUEUE_ACKED_RETENTION_HOURS: Joi.number().integer().min(0).max(8760).default(24)
+    .description('Hours acked messages are kept (listing, history); 0 keeps none. A queue may set its own'),
+  MINIQUEUE_DEAD_RETENTION_HOURS: Joi.number().integer().min(0).max(87600).default(0)
+    .description('Hours dead letters are kept before they are deleted; 0 keeps them until replayed, deleted or purged'),
   MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).max(300).default(25)
     .description('Grace period for in-flight requests on SIGTERM'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
@@ -77,6 +81,8 @@ export interface Config {
   maxPayloadBytes: number;
   sweepIntervalSeconds: number;
   idempotencyTtlHours: number;
+  ackedRetentionHours: number;
+  deadRetentionHours: number;
   shutdownTimeoutSeconds: number;
   logLevel: string;
   corsAllowedOrigins: string[];
@@ -106,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxPayloadBytes: e.MINIQUEUE_MAX_PAYLOAD_BYTES,
     sweepIntervalSeconds: e.MINIQUEUE_SWEEP_INTERVAL_SECONDS,
     idempotencyTtlHours: e.MINIQUEUE_IDEMPOTENCY_TTL_HOURS,
+    ackedRetentionHours: e.MINIQUEUE_ACKED_RETENTION_HOURS,
+    deadRetentionHours: e.MINIQUEUE_DEAD_RETENTION_HOURS,
     shutdownTimeoutSeconds: e.MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
     corsAllowedOrigins: list(e.CORS_ALLOWED_ORIGINS),

@@ -45,9 +45,11 @@ export class Metrics {
   recordConsumed(queues: string[]): void {
     for (const queue of queues) this.consumed.inc({ queue });
   }
-  recordAcked(rows: { queue_name: string; published_at: Date }[]): void {
+  /** Repeated acks (the holder had acked already) are not counted again. */
+  recordAcked(rows: { queue_name: string; published_at: Date; repeated: boolean }[]): void {
     const now = Date.now();
     for (const row of rows) {
+      if (row.repeated) continue;
       this.acked.inc({ queue: row.queue_name });
       this.publishToAck.observe(Math.max(0, (now - row.published_at.getTime()) / 1000));
     }

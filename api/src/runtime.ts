@@ -8,6 +8,7 @@ import { NotificationBus } from './realtime/bus.js';
 import { createServer, type Broker } from './server.js';
 import { scheduleJob } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
+import { retention } from './jobs/retention.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
 import { authSweeper } from './jobs/authSweeper.js';
 
@@ -43,11 +44,16 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   if (newAdminKey) await log.newAdminKey?.(newAdminKey);
   const bus = new NotificationBus(databaseUrl, (message, error) => log.error(message, error));
   await bus.start();
+  // Acked history needs this hour's partition before the first ack (the default one would take it).
+  const retentionJob = retention(pool, config);
+  await retentionJob.runOnce();
   const broker = await createServer({ config, pool, bus });
   await broker.server.start();
   const onJobError = (error: unknown) => log.error('background job failed', error);
+  const { changes, metrics } = broker.context;
   const tasks: ScheduledTask[] = [
-    scheduleJob(leaseSweeper(pool, (rows) => broker.context.metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    scheduleJob(leaseSweeper(pool, changes, (rows) => metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    scheduleJob(retentionJob, '41 * * * * *', onJobError),
     scheduleJob(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
     // Every 15 s: an expired session's open sockets close within that.
     scheduleJob(authSweeper(pool), '*/15 * * * * *', onJobError),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
@@ -14,6 +15,12 @@ import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeader
 import { RateLimits, registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
+import { Claimer } from './broker/claimer.js';
+import { Publisher } from './broker/publish.js';
+import { Settler } from './broker/settle.js';
+import { Changes } from './realtime/changes.js';
+import { NotificationSender } from './realtime/notificationSender.js';
+import { WakeupBroadcast } from './realtime/wakeupBroadcast.js';
 import type { NotificationBus } from './realtime/bus.js';
 import { Metrics } from './metrics.js';
 import { createLogger, type Logger } from './logging.js';
@@ -55,6 +62,9 @@ export interface Broker {
   stop(): Promise<void>;
 }
 
+/** Requests per group-committed statement at most (single publishes, acks, nacks). */
+const GROUP_COMMIT_MAX_BATCH = 256;
+
 /** Names in paths are lowercased before auth, so `publish:{params.topic}` sees what the handler sees. */
 const NAME_PARAMS = ['topic', 'queue', 'name'];
 
@@ -82,12 +92,25 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     (token) => resolveSession(pool, config, token),
   );
   const metrics = new Metrics(pool);
+  const instanceId = randomUUID();
+  const changes = new Changes();
+  const notifications = new NotificationSender(pool, (message, error) => logError(message, error));
+  const groupCommit = { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: Math.max(1, Math.floor(config.dbPoolSize / 4)) };
+  const publisher = new Publisher({ pool, changes, idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
+  const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
+  const claimer = new Claimer({ pool, groupCommit });
   // One set of buckets for HTTP requests and WebSocket handshakes alike.
   const rateLimits = new RateLimits(config.rateLimit);
-  const context: AppContext = { config, pool, waiters, credentials, bus, metrics, rateLimits, version: VERSION };
+  const context: AppContext = {
+    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION,
+  };
 
   const drain = new ConnectionDrain(server.listener);
-  const unwire = wireWakeups(bus, waiters);
+  const unwire = wireWakeups(changes, bus, waiters, instanceId);
+  // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
+  const wakeups = new WakeupBroadcast(notifications, instanceId);
+  const broadcast = wakeups.record.bind(wakeups);
+  changes.on('transitions', broadcast);
   const invalidate = () => credentials.invalidate();
   bus.on('auth', invalidate);
   bus.on('reset', invalidate);
@@ -152,6 +175,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       if (server.info.started) await drain.finished(deadline);
       await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
       unwire();
+      changes.off('transitions', broadcast);
+      wakeups.stop();
       bus.off('auth', invalidate);
       bus.off('reset', invalidate);
     },

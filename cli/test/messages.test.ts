@@ -175,6 +175,19 @@ describe('consume', () => {
     expect(await listed(queue, '--status', 'ACKED')).toHaveLength(1);
   });
 
+  it('Ctrl-C during `consume --wait` claims nothing: the next message stays for the next consumer', async () => {
+    const { topic, queue } = await topicWithQueue(['--max-retries', '0']);
+    const waiting = startCli(['consume', queue, '--wait', '20'], { env: { MINIQUEUE_URL: broker.url, MINIQUEUE_API_KEY: broker.adminKey } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    waiting.signal('SIGINT');
+    await waiting.done;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await broker.post(`/api/v1/topics/${topic}/messages`, { payload: 'after ctrl-c' }, broker.adminKey);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [pending] = await listed(queue);
+    expect(pending).toMatchObject({ payload: 'after ctrl-c', status: 'PENDING', retry_count: 0, consumer_id: null });
+  });
+
   it('an unknown queue is exit code 4; a key without consume scope exit code 3', async () => {
     const unknown = await admin('consume', 'nope');
     expect(unknown.exitCode).toBe(4);

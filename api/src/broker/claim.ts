@@ -1,6 +1,9 @@
 import { NotFoundError } from '../errors.js';
 import type { Pool } from '../db/pool.js';
-import { messageClaim, messageNextAvailable, type MessageRow } from '../db/queries/message.js';
+import { messageNextAvailable, messageUnclaim } from '../db/queries/messageClaim.js';
+import type { MessageRow } from '../db/queries/messageRow.js';
+import { transitionsOf, type Changes } from '../realtime/changes.js';
+import type { Claimer } from './claimer.js';
 import type { QueueWaiters } from './waiters.js';
 
 /**
@@ -13,30 +16,46 @@ const LOCKED_RECHECK_MS = 50;
 
 export interface ClaimRequest {
   queue: string;
+  /** The credential's id (plus instance): what the lease is fenced on. */
+  holder: string;
+  /** The same, as people read it. */
   consumerId: string;
   limit: number;
   waitSeconds: number;
+  /** Aborted when the requester is gone: nothing may then be claimed for it. */
   signal?: AbortSignal;
 }
 
 /**
  * Claims up to `limit` messages; with `waitSeconds` > 0, waits until a message becomes claimable
- * (woken by a notification, or by the time a delayed message becomes available) or the time is
- * up. The first attempt is one statement; only an empty queue costs a second one.
+ * (woken by a commit on this instance or a notification from another, or by the time a delayed
+ * message becomes available) or the time is up. The first attempt is one statement; only an empty
+ * queue costs a second one. A requester that left claims nothing: checked before each claim, and
+ * a claim that raced with the leaving is put back at once, its retry count untouched.
  */
-export async function claimMessages(pool: Pool, waiters: QueueWaiters, request: ClaimRequest): Promise<MessageRow[]> {
+export async function claimMessages(
+  deps: { pool: Pool; claimer: Claimer; waiters: QueueWaiters; changes: Changes },
+  request: ClaimRequest,
+): Promise<MessageRow[]> {
+  const { pool, waiters } = deps;
   const deadline = Date.now() + request.waitSeconds * 1000;
   for (;;) {
+    if (request.signal?.aborted) return [];
     const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
     let claimed: MessageRow[];
     try {
-      claimed = await messageClaim(pool, request);
+      claimed = await deps.claimer.claim(request);
     } catch (error) {
       ticket?.cancel();
       throw error;
     }
     if (claimed.length > 0) {
       ticket?.cancel();
+      if (request.signal?.aborted) {
+        await messageUnclaim(pool, claimed.map((row) => row.id), request.holder);
+        return [];
+      }
+      deps.changes.committed(transitionsOf('CONSUMED', claimed.map((row) => ({ queue: row.queue_name, id: row.id }))));
       return claimed;
     }
     const { queueExists, nextAvailableAt } = await messageNextAvailable(pool, request.queue).catch((error) => {

@@ -1,27 +1,37 @@
 import { ConflictError, NotFoundError } from '../errors.js';
-import type { Queryable } from '../db/pool.js';
-import { messageFindState, messageReplay, messageReplayQueue } from '../db/queries/message.js';
+import type { Pool } from '../db/pool.js';
+import { messageReplay, messageReplayQueue, type ReplayedRow } from '../db/queries/messageDead.js';
+import { messageFindState } from '../db/queries/messageSettle.js';
 import { queueExists } from '../db/queries/queue.js';
+import { transitionsOf, type Changes } from '../realtime/changes.js';
 
 /** Replays are done in chunks so that a huge dead-letter queue never holds one long transaction. */
 const REPLAY_CHUNK = 1_000;
 
-export async function replayOne(db: Queryable, id: string) {
-  if (await messageReplay(db, id)) return { message_id: id, status: 'PENDING' as const };
-  const [state] = await messageFindState(db, [id]);
+const announce = (changes: Changes, rows: ReplayedRow[]) =>
+  changes.committed(transitionsOf('REPLAYED', rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: false }))));
+
+export async function replayOne(deps: { pool: Pool; changes: Changes }, id: string) {
+  const replayed = await messageReplay(deps.pool, id);
+  if (replayed) {
+    announce(deps.changes, [replayed]);
+    return { message_id: id, status: 'PENDING' as const };
+  }
+  const [state] = await messageFindState(deps.pool, [id]);
   if (!state) throw new NotFoundError(`No message found with the id ${id}`);
   throw new ConflictError(`Message ${id} is ${state.status}, not DEAD`);
 }
 
 /** Replays up to `limit` (default: all) dead messages of a queue, oldest first. */
-export async function replayQueue(db: Queryable, queue: string, limit = Number.MAX_SAFE_INTEGER) {
-  if (!(await queueExists(db, queue))) throw new NotFoundError(`No queue found with the name ${queue}`);
+export async function replayQueue(deps: { pool: Pool; changes: Changes }, queue: string, limit = Number.MAX_SAFE_INTEGER) {
+  if (!(await queueExists(deps.pool, queue))) throw new NotFoundError(`No queue found with the name ${queue}`);
   let replayed = 0;
   while (replayed < limit) {
     const chunk = Math.min(REPLAY_CHUNK, limit - replayed);
-    const count = await messageReplayQueue(db, queue, chunk);
-    replayed += count;
-    if (count < chunk) break;
+    const rows = await messageReplayQueue(deps.pool, queue, chunk);
+    announce(deps.changes, rows);
+    replayed += rows.length;
+    if (rows.length < chunk) break;
   }
   return { replayed };
 }

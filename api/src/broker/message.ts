@@ -1,4 +1,4 @@
-import type { MessageRow } from '../db/queries/message.js';
+import type { MessageRow } from '../db/queries/messageRow.js';
 
 /** The contract's message shape. */
 export interface Message {

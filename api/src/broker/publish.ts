@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
-import { messageInsertFanout, type FanoutItem } from '../db/queries/message.js';
-import { idempotencyClaim, idempotencyFind, idempotencyRecord } from '../db/queries/idempotency.js';
+import { messagePublish, type PublishedRow, type PublishRowItem } from '../db/queries/messagePublish.js';
+import { idempotencyFind, type IdempotencyRow } from '../db/queries/idempotency.js';
+import { transitionsOf, type Changes } from '../realtime/changes.js';
+import { GroupCommit, type BatchResult } from './groupCommit.js';
 
-export interface PublishItem extends FanoutItem {
+export interface PublishItem {
+  payload: string;
+  headers: Record<string, string>;
+  delaySeconds: number;
   idempotencyKey?: string;
 }
 
@@ -15,104 +20,164 @@ export interface PublishOutcome {
   duplicate: boolean;
 }
 
-interface Fanned {
-  ids: string[];
-  queues: string[];
-}
-
-/**
- * How many queues each topic had at the last publish. Only a guess for sizing the id list: the
- * statement itself checks it and reports the real count when the guess was short.
- */
-const queueCountHints = new Map<string, number>();
-const MAX_HINTS = 10_000;
-
-async function fanOut(db: Queryable, topic: string, items: FanoutItem[]): Promise<Fanned[]> {
-  let guess = Math.max(queueCountHints.get(topic) ?? 1, 1);
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    // UUIDv7: made here, time-ordered, so index inserts stay local.
-    const ids = Array.from({ length: items.length * guess }, () => uuidv7());
-    const result = await messageInsertFanout(db, topic, items, ids);
-    if (!result.topicExists) throw new NotFoundError(`No topic found with the name ${topic}`);
-    const perItem = result.queueCount;
-    if (perItem * items.length <= ids.length) {
-      if (queueCountHints.size >= MAX_HINTS) queueCountHints.clear();
-      queueCountHints.set(topic, perItem);
-      const queueOf = new Map(result.inserted.map((row) => [row.id, row.queue]));
-      return items.map((_, index) => {
-        const itemIds = ids.slice(index * perItem, (index + 1) * perItem);
-        return { ids: itemIds, queues: itemIds.map((id) => queueOf.get(id) as string) };
-      });
-    }
-    guess = perItem;
-  }
-  throw new ConflictError(`The queues bound to ${topic} kept changing during the publish; try again`);
+interface Single {
+  owner: string;
+  topic: string;
+  item: PublishItem;
 }
 
 /** What a repeat of an idempotency key must match: topic, payload and headers. */
-export function requestHash(topic: string, item: FanoutItem): string {
+export function requestHash(topic: string, item: PublishItem): string {
   const headers = Object.keys(item.headers).sort().map((name) => [name, item.headers[name]]);
   return createHash('sha256').update(JSON.stringify([topic, item.payload, headers])).digest('base64url');
 }
 
 const keyConflict = (key: string) =>
   new ConflictError(`Idempotency-Key ${key} was already used with a different topic, payload or headers`);
+/** A key belongs to its publisher: (owner, key) names it. */
+const keyIdentity = (row: PublishRowItem) => (row.idempotency ? `${row.idempotency.owner}\n${row.idempotency.key}` : undefined);
+const noTopic = (topic: string) => new NotFoundError(`No topic found with the name ${topic}`);
+
+const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowItem => ({
+  topic,
+  payload: item.payload,
+  headers: item.headers,
+  delaySeconds: item.delaySeconds,
+  idempotency: item.idempotencyKey === undefined ? undefined : { owner, key: item.idempotencyKey, hash: requestHash(topic, item) },
+});
+
+/** The answer for a keyed item that its statement did not store: the earlier publish's, if it matches. */
+function repeatOf(row: IdempotencyRow | undefined, topic: string, hash: string, key: string): PublishOutcome {
+  if (!row) throw new ConflictError(`Idempotency-Key ${key} changed hands during this publish; try again`);
+  if (row.topic_name !== topic || row.request_hash !== hash) throw keyConflict(key);
+  return { message_ids: row.message_ids, queues: row.queues, duplicate: true };
+}
 
 /**
- * Publishes items to a topic: every bound queue gets one row per item, all in one transaction.
- * Items without idempotency keys take one statement; keyed items also claim their keys in the
- * same transaction, so a failed publish frees its keys and a concurrent repeat waits for the
- * first and then returns its ids.
+ * Publishing. A single publish joins whatever other single publishes are in flight in one
+ * statement and one commit (group commit); a batch is one statement of its own, all or nothing.
+ * Idempotency keys are claimed in the statement that stores the messages, so a failed publish
+ * frees its key, and a concurrent repeat waits for the first publish and then gets its ids.
  */
-export async function publish(
-  pool: Pool,
-  request: { owner: string; topic: string; items: PublishItem[]; idempotencyTtlHours: number },
-): Promise<PublishOutcome[]> {
-  const { owner, topic, items } = request;
-  if (items.every((item) => item.idempotencyKey === undefined)) {
-    const fanned = await fanOut(pool, topic, items);
-    return fanned.map((result) => ({ message_ids: result.ids, queues: result.queues, duplicate: false }));
+export class Publisher {
+  private readonly singles: GroupCommit<Single, PublishOutcome>;
+
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      changes: Changes;
+      idempotencyTtlHours: number;
+      groupCommit: { maxBatch: number; maxInFlight: number };
+    },
+  ) {
+    this.singles = new GroupCommit((requests) => this.publishSingles(requests), {
+      ...deps.groupCommit,
+      isFinal: isDatabaseUnavailable,
+    });
   }
-  return withTransaction(pool, async (tx) => {
-    const hashes = items.map((item) => requestHash(topic, item));
-    const firstIndexOfKey = new Map<string, number>();
-    items.forEach((item, index) => {
-      const key = item.idempotencyKey;
-      if (key === undefined) return;
-      const first = firstIndexOfKey.get(key);
-      if (first === undefined) firstIndexOfKey.set(key, index);
-      else if (hashes[first] !== hashes[index]) throw keyConflict(key);
+
+  get groupCommitStats() {
+    return this.singles.stats;
+  }
+
+  publishOne(owner: string, topic: string, item: PublishItem): Promise<PublishOutcome> {
+    return this.singles.submit({ owner, topic, item });
+  }
+
+  /** Up to 500 items to one topic, all stored or none (a key conflict rolls the whole batch back). */
+  async publishBatch(owner: string, topic: string, items: PublishItem[]): Promise<PublishOutcome[]> {
+    const rowItems = items.map((item) => toRowItem(owner, topic, item));
+    // A key repeated within the batch: the first item is stored, the others must match it.
+    const firstOfKey = new Map<string, number>();
+    rowItems.forEach((row, index) => {
+      if (!row.idempotency) return;
+      const first = firstOfKey.get(row.idempotency.key);
+      if (first === undefined) firstOfKey.set(row.idempotency.key, index);
+      else if (rowItems[first].idempotency?.hash !== row.idempotency.hash) throw keyConflict(row.idempotency.key);
     });
-    const keys = [...firstIndexOfKey.entries()].map(([key, index]) => ({ key, hash: hashes[index] }));
-    const claimed = await idempotencyClaim(tx, owner, topic, keys, request.idempotencyTtlHours);
-    const earlier = new Map<string, Fanned>();
-    const unclaimed = keys.filter((k) => !claimed.has(k.key));
-    if (unclaimed.length > 0) {
-      for (const row of await idempotencyFind(tx, owner, unclaimed.map((k) => k.key))) {
-        const expected = unclaimed.find((k) => k.key === row.key);
-        if (row.topic_name !== topic || row.request_hash !== expected?.hash) throw keyConflict(row.key);
-        earlier.set(row.key, { ids: row.message_ids, queues: row.queues });
+    const firstIndex = (index: number) => {
+      const key = rowItems[index].idempotency?.key;
+      return key === undefined ? index : (firstOfKey.get(key) as number);
+    };
+    const sent = rowItems.map((_, index) => index).filter((index) => firstIndex(index) === index);
+    const publishAll = async (db: Queryable) => {
+      const rows = await messagePublish(db, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours);
+      if (!rows.every((row) => row.topic_exists)) throw noTopic(topic);
+      const taken = await this.takenKeys(db, sent.map((index) => rowItems[index]), rows);
+      // Every repeat must match its earlier publish, else the whole batch is undone (thrown inside).
+      const outcomes = new Map(
+        sent.map((index, position) => {
+          const row = rowItems[index];
+          const own = rows[position];
+          const outcome: PublishOutcome = own.stored
+            ? { message_ids: own.message_ids, queues: own.queues, duplicate: false }
+            : repeatOf(taken.get(keyIdentity(row) as string), topic, row.idempotency?.hash as string, row.idempotency?.key as string);
+          return [index, outcome];
+        }),
+      );
+      return { rows, outcomes };
+    };
+    // Keys make it a transaction: a key taken with other content must undo what this batch stored.
+    const { rows, outcomes } = firstOfKey.size > 0 ? await withTransaction(this.deps.pool, publishAll) : await publishAll(this.deps.pool);
+    this.committed(rows);
+    return rowItems.map((_, index) => {
+      const first = outcomes.get(firstIndex(index)) as PublishOutcome;
+      return first.duplicate || firstIndex(index) === index ? first : { ...first, duplicate: true };
+    });
+  }
+
+  /** One statement for every single publish of the batch; each request gets its own outcome. */
+  private async publishSingles(requests: Single[]): Promise<BatchResult<PublishOutcome>[]> {
+    const rowItems = requests.map((r) => toRowItem(r.owner, r.topic, r.item));
+    // The same key twice in one statement is not possible (ON CONFLICT touches a row once): the
+    // first goes, the others take its outcome.
+    const firstOf = new Map<string, number>();
+    const sent: number[] = [];
+    rowItems.forEach((row, index) => {
+      const id = keyIdentity(row);
+      if (id === undefined) sent.push(index);
+      else if (!firstOf.has(id)) {
+        firstOf.set(id, index);
+        sent.push(index);
       }
-    }
-    // Fan out every item that is neither a repeat of an earlier publish nor of an earlier item here.
-    const fresh = items
-      .map((item, index) => ({ item, index }))
-      .filter(({ item, index }) => {
-        const key = item.idempotencyKey;
-        return key === undefined || (!earlier.has(key) && firstIndexOfKey.get(key) === index);
-      });
-    const fanned = fresh.length > 0 ? await fanOut(tx, topic, fresh.map(({ item }) => item)) : [];
-    const byIndex = new Map(fresh.map(({ index }, position) => [index, fanned[position]]));
-    const recorded = fresh
-      .filter(({ item }) => item.idempotencyKey !== undefined)
-      .map(({ item, index }) => ({ key: item.idempotencyKey as string, ...(byIndex.get(index) as Fanned) }));
-    if (recorded.length > 0) await idempotencyRecord(tx, owner, recorded);
-    return items.map((item, index) => {
-      const own = byIndex.get(index);
-      if (own) return { message_ids: own.ids, queues: own.queues, duplicate: false };
-      const key = item.idempotencyKey as string;
-      const original = earlier.get(key) ?? (byIndex.get(firstIndexOfKey.get(key) as number) as Fanned);
-      return { message_ids: original.ids, queues: original.queues, duplicate: true };
     });
-  });
+    const rows = await messagePublish(this.deps.pool, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours);
+    this.committed(rows);
+    const bySent = new Map(sent.map((index, position) => [index, rows[position]]));
+    const taken = await this.takenKeys(this.deps.pool, sent.map((index) => rowItems[index]), rows);
+    return rowItems.map((row, index) => {
+      const id = keyIdentity(row);
+      const firstIndex = id === undefined ? index : (firstOf.get(id) as number);
+      const own = bySent.get(firstIndex) as PublishedRow;
+      try {
+        if (!own.topic_exists) return noTopic(requests[index].topic);
+        const key = row.idempotency?.key as string;
+        if (!own.stored) return repeatOf(taken.get(id as string), requests[index].topic, row.idempotency?.hash as string, key);
+        if (firstIndex === index) return { message_ids: own.message_ids, queues: own.queues, duplicate: false };
+        // A repeat of an item of this same statement.
+        if (rowItems[firstIndex].idempotency?.hash !== row.idempotency?.hash) return keyConflict(key);
+        return { message_ids: own.message_ids, queues: own.queues, duplicate: true };
+      } catch (error) {
+        return error as Error;
+      }
+    });
+  }
+
+  /**
+   * The earlier publishes of the keys a statement found taken, read after it (the statement waited
+   * for any publish of the same key still in flight, so that one is committed now).
+   */
+  private async takenKeys(db: Queryable, sent: PublishRowItem[], rows: PublishedRow[]): Promise<Map<string, IdempotencyRow>> {
+    const wanted = sent.filter((row, position) => row.idempotency && rows[position].topic_exists && !rows[position].stored);
+    if (wanted.length === 0) return new Map();
+    const found = await idempotencyFind(db, wanted.map((row) => row.idempotency as { owner: string; key: string }));
+    return new Map(found.map((row) => [`${row.owner}\n${row.key}`, row]));
+  }
+
+  private committed(rows: PublishedRow[]): void {
+    const moved = rows.filter((row) => row.stored).flatMap((row) =>
+      row.message_ids.map((id, index) => ({ id, queue: row.queues[index], availableAt: row.available_at, delayed: row.delayed })),
+    );
+    this.deps.changes.committed(transitionsOf('PUBLISHED', moved));
+  }
 }

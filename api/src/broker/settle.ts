@@ -1,77 +1,165 @@
 import { BrokerError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
-import type { Queryable } from '../db/pool.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import type { Pool } from '../db/pool.js';
+import type { Holder } from '../db/queries/messageRow.js';
 import {
   messageAck,
   messageExtend,
   messageFindState,
   messageNack,
   type AckedRow,
-  type Holder,
-} from '../db/queries/message.js';
+  type MessageState,
+  type ReturnedRow,
+} from '../db/queries/messageSettle.js';
+import { transitionsOf, type Changes } from '../realtime/changes.js';
+import { GroupCommit, type BatchResult } from './groupCommit.js';
 
 export type { Holder };
 
+export interface Acked {
+  id: string;
+  queue_name: string;
+  published_at: Date;
+  /** This holder had acked it already (a retried ack whose first answer was lost). */
+  repeated: boolean;
+}
+
+export interface AckManyResult {
+  acked: Acked[];
+  failed: { message_id: string; status: number; message: string }[];
+}
+
+interface AckRequest {
+  ids: string[];
+  holder: Holder;
+}
+
+interface NackRequest {
+  id: string;
+  holder: Holder;
+  requeue: boolean;
+  delaySeconds: number;
+}
+
 /**
- * Why a message could not be settled by this holder. Checked only after the guarded UPDATE
- * changed nothing, so the success path stays one statement.
+ * Why a message could not be settled by this holder, or that it already was by this very holder.
+ * Looked up only after the guarded statement left it out, so the success path stays one statement.
  */
-function explain(
-  id: string,
-  state: { queue_name: string; status: string } | undefined,
-  holder: Holder,
-): BrokerError {
+function explain(id: string, state: MessageState | undefined, holder: Holder): BrokerError | 'already-acked' {
   if (!state) return new NotFoundError(`No message found with the id ${id}`);
   if (holder.queues && !holder.queues.includes(state.queue_name)) {
     return new ForbiddenError(`Settling this message needs the scope consume:${state.queue_name}`);
   }
+  if (state.status === 'ACKED' && state.holder === holder.holder) return 'already-acked';
   if (state.status !== 'UNACKED') return new ConflictError(`Message ${id} is ${state.status}, not UNACKED`);
   return new ConflictError(`Message ${id} is held by another consumer, or its lease was lost`);
 }
 
-async function failure(db: Queryable, id: string, holder: Holder): Promise<BrokerError> {
-  const [state] = await messageFindState(db, [id]);
-  return explain(id, state, holder);
+/**
+ * Acks and nacks. Concurrent requests of each kind are group-committed: one statement, one
+ * commit for all of them; each request learns its own outcome.
+ */
+export class Settler {
+  private readonly acks: GroupCommit<AckRequest, AckManyResult>;
+  private readonly nacks: GroupCommit<NackRequest, ReturnedRow>;
+
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      changes: Changes;
+      ackedRetentionHours: number;
+      groupCommit: { maxBatch: number; maxInFlight: number };
+    },
+  ) {
+    const options = { ...deps.groupCommit, isFinal: isDatabaseUnavailable };
+    this.acks = new GroupCommit((requests) => this.ackBatch(requests), options);
+    this.nacks = new GroupCommit((requests) => this.nackBatch(requests), options);
+  }
+
+  get groupCommitStats() {
+    return { acks: this.acks.stats, nacks: this.nacks.stats };
+  }
+
+  /** Acks what the holder holds; every other id is reported with an HTTP-like status. */
+  ackMany(ids: string[], holder: Holder): Promise<AckManyResult> {
+    return this.acks.submit({ ids: [...new Set(ids)], holder });
+  }
+
+  async ackOne(id: string, holder: Holder): Promise<Acked> {
+    const { acked, failed } = await this.ackMany([id], holder);
+    if (acked.length === 1) return acked[0];
+    throw new BrokerError(failed[0].status, failed[0].message);
+  }
+
+  async nackOne(id: string, holder: Holder, options: { requeue: boolean; delaySeconds: number }): Promise<ReturnedRow> {
+    return this.nacks.submit({ id, holder, ...options });
+  }
+
+  async extend(id: string, holder: Holder, seconds: number) {
+    const extended = await messageExtend(this.deps.pool, id, holder, seconds);
+    if (extended) return extended;
+    const [state] = await messageFindState(this.deps.pool, [id]);
+    const reason = explain(id, state, holder);
+    throw reason === 'already-acked' ? new ConflictError(`Message ${id} is ACKED, not UNACKED`) : reason;
+  }
+
+  private async ackBatch(requests: AckRequest[]): Promise<BatchResult<AckManyResult>[]> {
+    const items = requests.flatMap((request, ref) => request.ids.map((id) => ({ ref, id, holder: request.holder })));
+    const rows = await messageAck(this.deps.pool, items, this.deps.ackedRetentionHours);
+    this.deps.changes.committed(transitionsOf('ACKED', rows.map((row) => ({ queue: row.queue_name, id: row.id }))));
+    const ackedBy = new Map<number, Map<string, AckedRow>>();
+    for (const row of rows) {
+      if (!ackedBy.has(row.ref)) ackedBy.set(row.ref, new Map());
+      ackedBy.get(row.ref)?.set(row.id, row);
+    }
+    const missed = items.filter((item) => !ackedBy.get(item.ref)?.has(item.id)).map((item) => item.id);
+    const states = missed.length > 0 ? new Map((await messageFindState(this.deps.pool, missed)).map((s) => [s.id, s])) : new Map();
+    return requests.map((request, ref) => {
+      const result: AckManyResult = { acked: [], failed: [] };
+      for (const id of request.ids) {
+        const row = ackedBy.get(ref)?.get(id);
+        if (row) {
+          result.acked.push({ id, queue_name: row.queue_name, published_at: row.published_at, repeated: false });
+          continue;
+        }
+        const state = states.get(id) as MessageState | undefined;
+        const reason = explain(id, state, request.holder);
+        if (reason === 'already-acked') result.acked.push({ id, queue_name: state?.queue_name as string, published_at: new Date(), repeated: true });
+        else result.failed.push({ message_id: id, status: reason.status, message: reason.message });
+      }
+      return result;
+    });
+  }
+
+  private async nackBatch(requests: NackRequest[]): Promise<BatchResult<ReturnedRow>[]> {
+    const rows = await messageNack(
+      this.deps.pool,
+      requests.map((request, ref) => ({ ref, ...request })),
+    );
+    announceLeftLease(this.deps.changes, rows, 'NACKED', 'NACKED_DEAD');
+    const byRef = new Map(rows.map((row) => [row.ref, row]));
+    const missed = requests.filter((_, ref) => !byRef.has(ref)).map((request) => request.id);
+    const states = missed.length > 0 ? new Map((await messageFindState(this.deps.pool, missed)).map((s) => [s.id, s])) : new Map();
+    return requests.map((request, ref) => {
+      const row = byRef.get(ref);
+      if (row) return row;
+      const reason = explain(request.id, states.get(request.id), request.holder);
+      return reason === 'already-acked' ? new ConflictError(`Message ${request.id} is ACKED, not UNACKED`) : reason;
+    });
+  }
 }
 
-export async function ackOne(db: Queryable, id: string, holder: Holder): Promise<AckedRow> {
-  const [acked] = await messageAck(db, [id], holder);
-  if (!acked) throw await failure(db, id, holder);
-  return acked;
-}
-
-export interface AckManyResult {
-  acked: AckedRow[];
-  failed: { message_id: string; status: number; message: string }[];
-}
-
-/** Acks what the holder holds; every other id is reported with an HTTP-like status. */
-export async function ackMany(db: Queryable, ids: string[], holder: Holder): Promise<AckManyResult> {
-  const unique = [...new Set(ids)];
-  const acked = await messageAck(db, unique, holder);
-  const ackedIds = new Set(acked.map((row) => row.id));
-  const missed = unique.filter((id) => !ackedIds.has(id));
-  if (missed.length === 0) return { acked, failed: [] };
-  const states = new Map((await messageFindState(db, missed)).map((state) => [state.id, state]));
-  const failed = missed.map((id) => {
-    const error = explain(id, states.get(id), holder);
-    return { message_id: id, status: error.status, message: error.message };
-  });
-  return { acked, failed };
-}
-
-export async function nackOne(
-  db: Queryable,
-  id: string,
-  holder: Holder,
-  options: { requeue: boolean; delaySeconds: number },
-) {
-  const nacked = await messageNack(db, id, holder, options);
-  if (!nacked) throw await failure(db, id, holder);
-  return nacked;
-}
-
-export async function extendLease(db: Queryable, id: string, holder: Holder, seconds: number) {
-  const extended = await messageExtend(db, id, holder, seconds);
-  if (!extended) throw await failure(db, id, holder);
-  return extended;
+/** Tells this instance (and, through it, the others) what left a lease: requeued, or dead. */
+export function announceLeftLease(
+  changes: Changes,
+  rows: ReturnedRow[],
+  requeued: 'NACKED' | 'REDELIVERED',
+  died: 'NACKED_DEAD' | 'EXPIRED_DEAD',
+): void {
+  const back = rows.filter((row) => row.status === 'PENDING');
+  const dead = rows.filter((row) => row.status === 'DEAD');
+  changes.committed([
+    ...transitionsOf(requeued, back.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed }))),
+    ...transitionsOf(died, dead.map((row) => ({ queue: row.queue_name, id: row.id }))),
+  ]);
 }

@@ -1,18 +1,31 @@
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
-import type { Queryable } from '../db/pool.js';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { topicDelete, topicInsert, topicListWithQueues } from '../db/queries/topic.js';
-import { queueDelete, queueInsert, queueList, queuePurge, type QueueRow } from '../db/queries/queue.js';
+import {
+  messageTablesLockWriters,
+  queueDelete,
+  queueGet,
+  queueInsert,
+  queueList,
+  queueMessagesDelete,
+  queueUpdate,
+  type QueueRow,
+  type QueueSettings,
+} from '../db/queries/queue.js';
 
 export interface QueueView {
   name: string;
   topic_name: string;
   ack_timeout_seconds: number;
   max_retries: number;
+  /** null: the broker's default (MINIQUEUE_ACKED_RETENTION_HOURS). */
+  acked_retention_hours: number | null;
   created_at: string;
 }
 
 const toQueueView = (row: QueueRow): QueueView => ({ ...row, created_at: row.created_at.toISOString() });
+const noQueue = (name: string) => new NotFoundError(`No queue found with the name ${name}`);
 
 export async function createTopic(db: Queryable, name: string) {
   const row = await topicInsert(db, name);
@@ -36,10 +49,7 @@ export async function deleteTopic(db: Queryable, name: string): Promise<void> {
   }
 }
 
-export async function createQueue(
-  db: Queryable,
-  queue: { name: string; topicName: string; ackTimeoutSeconds: number; maxRetries: number },
-): Promise<QueueView> {
+export async function createQueue(db: Queryable, queue: { name: string; topicName: string } & QueueSettings): Promise<QueueView> {
   try {
     return toQueueView(await queueInsert(db, queue));
   } catch (error) {
@@ -53,12 +63,30 @@ export async function listQueues(db: Queryable): Promise<QueueView[]> {
   return (await queueList(db)).map(toQueueView);
 }
 
-export async function deleteQueue(db: Queryable, name: string): Promise<void> {
-  if (!(await queueDelete(db, name))) throw new NotFoundError(`No queue found with the name ${name}`);
+export async function getQueue(db: Queryable, name: string): Promise<QueueView> {
+  const row = await queueGet(db, name);
+  if (!row) throw noQueue(name);
+  return toQueueView(row);
 }
 
-export async function purgeQueue(db: Queryable, name: string) {
-  const purged = await queuePurge(db, name);
-  if (purged === null) throw new NotFoundError(`No queue found with the name ${name}`);
-  return { queue: name, purged };
+export async function updateQueue(db: Queryable, name: string, settings: Partial<QueueSettings>): Promise<QueueView> {
+  const row = await queueUpdate(db, name, settings);
+  if (!row) throw noQueue(name);
+  return toQueueView(row);
+}
+
+/** Deletes a queue and every message it had, with no publish in flight able to leave rows behind. */
+export async function deleteQueue(pool: Pool, name: string): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    await messageTablesLockWriters(tx);
+    if (!(await queueDelete(tx, name))) throw noQueue(name);
+    await queueMessagesDelete(tx, name);
+  });
+}
+
+export async function purgeQueue(pool: Pool, name: string) {
+  return withTransaction(pool, async (tx) => {
+    if (!(await queueGet(tx, name))) throw noQueue(name);
+    return { queue: name, purged: await queueMessagesDelete(tx, name) };
+  });
 }

@@ -1,14 +1,19 @@
-import type { MessageEvent, NotificationBus } from '../realtime/bus.js';
+import type { NotificationBus } from '../realtime/bus.js';
+import { MAKES_CLAIMABLE, type Changes, type Transition } from '../realtime/changes.js';
+import type { WakeupNotification } from '../realtime/wakeupBroadcast.js';
 import type { QueueWaiters } from './waiters.js';
 
-/** Events after which messages are PENDING again, i.e. claimable now or at `available_at`. */
-const MAKES_CLAIMABLE = new Set(['PUBLISHED', 'NACKED', 'REDELIVERED', 'REPLAYED']);
-
 /**
- * Wakes long-polling consumers when messages become claimable, on any instance. A delayed
- * message arms one timer per queue for the earliest such time.
+ * Wakes long-polling consumers when messages become claimable: at once for this instance's own
+ * commits (in-process, right after commit), and on other instances' debounced notifications. A
+ * delayed message arms one timer per queue for the earliest such time.
  */
-export function wireWakeups(bus: NotificationBus, waiters: QueueWaiters): () => void {
+export function wireWakeups(
+  changes: Changes,
+  bus: NotificationBus,
+  waiters: QueueWaiters,
+  instanceId: string,
+): () => void {
   const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
   const arm = (queue: string, at: number) => {
@@ -22,20 +27,31 @@ export function wireWakeups(bus: NotificationBus, waiters: QueueWaiters): () => 
     timer.unref();
     timers.set(queue, { at, timer });
   };
+  const news = (queue: string, count: number, at: string | null) => {
+    if (count > 0) waiters.wake(queue, count);
+    if (at) arm(queue, Date.parse(at));
+  };
 
-  const onMessage = (event: MessageEvent) => {
-    if (!MAKES_CLAIMABLE.has(event.event) || !event.available_at) return;
-    const at = Date.parse(event.available_at);
-    if (at <= Date.now()) waiters.wake(event.queue, event.count);
-    else arm(event.queue, at);
+  const onLocal = (transitions: Transition[]) => {
+    for (const t of transitions) {
+      if (!MAKES_CLAIMABLE.has(t.event)) continue;
+      if (t.delayed && t.availableAt) news(t.queue, 0, t.availableAt);
+      else news(t.queue, t.ids.length, null);
+    }
+  };
+  const onRemote = (notification: WakeupNotification) => {
+    if (notification.instance === instanceId || !Array.isArray(notification.queues)) return;
+    for (const [queue, count, at] of notification.queues) news(queue, count, at);
   };
   // After a reconnect anything may have been missed: let every waiter look again.
   const onReset = () => waiters.wakeAll();
 
-  bus.on('message', onMessage);
+  changes.on('transitions', onLocal);
+  bus.on('wakeup', onRemote);
   bus.on('reset', onReset);
   return () => {
-    bus.off('message', onMessage);
+    changes.off('transitions', onLocal);
+    bus.off('wakeup', onRemote);
     bus.off('reset', onReset);
     for (const { timer } of timers.values()) clearTimeout(timer);
     timers.clear();

@@ -32,7 +32,7 @@ function tableStorage(client: pg.ClientBase): UmzugStorage {
  * lock makes instances that start together take turns: the first migrates, the rest find
  * nothing left to do.
  */
-export async function migrate(connectionString: string): Promise<string[]> {
+export async function migrate(connectionString: string, options: { to?: string } = {}): Promise<string[]> {
   const client = new pg.Client({ connectionString, application_name: 'miniqueue-migrate' });
   // If the connection dies (PostgreSQL restarts, the backend is terminated), pg emits 'error' on
   // the client, which without a listener would end the process; the statement in progress, or the
@@ -62,7 +62,8 @@ export async function migrate(connectionString: string): Promise<string[]> {
       storage: tableStorage(client),
       logger: undefined,
     });
-    const applied = await umzug.up();
+    // `to` (a file name) stops there: tests build a database as an older version left it.
+    const applied = await umzug.up(options.to ? { to: options.to } : {});
     return applied.map((migration) => migration.name);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);

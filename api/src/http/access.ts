@@ -41,17 +41,21 @@ export const principalOf = (request: Request): Principal => request.auth.credent
 
 const INSTANCE = /^[A-Za-z0-9._:/-]{1,100}$/;
 
-/** Consumer identity: the client's name, plus the MiniQueue-Instance header when given. */
-export function consumerIdOf(request: Request): string {
+/**
+ * Consumer identity: who holds a lease (the credential's owner: a client's id, or a person, so a
+ * revoked client whose name is registered again holds nothing of the old one's) and the same as
+ * people read it (the client's name), each plus the MiniQueue-Instance header when given.
+ */
+export function consumerOf(request: Request): { holder: string; consumerId: string } {
   const principal = principalOf(request);
   const instance = header(request, 'miniqueue-instance');
-  if (instance === undefined) return principal.name;
+  if (instance === undefined) return { holder: principal.owner, consumerId: principal.name };
   if (!INSTANCE.test(instance)) {
     throw new ValidationError('Invalid MiniQueue-Instance header', [
       { field: 'MiniQueue-Instance', message: 'must be 1 to 100 characters of A-Z, a-z, 0-9, . _ : / -' },
     ]);
   }
-  return `${principal.name}/${instance}`;
+  return { holder: `${principal.owner}/${instance}`, consumerId: `${principal.name}/${instance}` };
 }
 
 /** Who is settling a message, and on which queues they may. */
@@ -60,5 +64,5 @@ export function holderOf(request: Request): Holder {
   if (queues !== null && queues.length === 0) {
     throw new ForbiddenError('Settling messages needs a consume scope');
   }
-  return { consumerId: consumerIdOf(request), queues };
+  return { ...consumerOf(request), queues };
 }

@@ -2,7 +2,12 @@ import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { CredentialResolver } from '../auth/credentials.js';
 import type { QueueWaiters } from '../broker/waiters.js';
+import type { Claimer } from '../broker/claimer.js';
+import type { Publisher } from '../broker/publish.js';
+import type { Settler } from '../broker/settle.js';
 import type { NotificationBus } from '../realtime/bus.js';
+import type { Changes } from '../realtime/changes.js';
+import type { NotificationSender } from '../realtime/notificationSender.js';
 import type { Metrics } from '../metrics.js';
 import type { RateLimits } from './rateLimit.js';
 
@@ -13,7 +18,16 @@ export interface AppContext {
   waiters: QueueWaiters;
   credentials: CredentialResolver;
   bus: NotificationBus;
+  /** What this instance's commits changed, told in-process after each commit. */
+  changes: Changes;
+  /** NOTIFYs to the other instances, sent outside any message transaction. */
+  notifications: NotificationSender;
+  publisher: Publisher;
+  claimer: Claimer;
+  settler: Settler;
   metrics: Metrics;
   rateLimits: RateLimits;
+  /** This instance, as the others know it in notifications. */
+  instanceId: string;
   version: string;
 }

@@ -1,14 +1,18 @@
 import type { Pool } from '../db/pool.js';
-import { messageExpireLeases, type ExpiredRow } from '../db/queries/message.js';
+import { messageExpireLeases } from '../db/queries/messageExpire.js';
+import type { ReturnedRow } from '../db/queries/messageSettle.js';
+import { announceLeftLease } from '../broker/settle.js';
+import type { Changes } from '../realtime/changes.js';
 import type { Job } from './job.js';
 
 const BATCH = 500;
 
 /**
- * Returns messages whose lease ran out to their queue (or to DEAD when their retries are used
- * up), in batches, until none is left. Safe on any number of instances at once (SKIP LOCKED).
+ * Returns messages whose lease ran out to their queue (or to the dead letters when their retries
+ * are used up), in batches, until none is left. Safe on any number of instances at once (SKIP
+ * LOCKED). Each batch is announced after its commit, so waiters and sockets hear of redeliveries.
  */
-export function leaseSweeper(pool: Pool, onExpired: (rows: ExpiredRow[]) => void = () => undefined): Job {
+export function leaseSweeper(pool: Pool, changes: Changes, onExpired: (rows: ReturnedRow[]) => void = () => undefined): Job {
   return {
     name: 'lease-sweeper',
     async runOnce() {
@@ -16,7 +20,10 @@ export function leaseSweeper(pool: Pool, onExpired: (rows: ExpiredRow[]) => void
       for (;;) {
         const rows = await messageExpireLeases(pool, BATCH);
         total += rows.length;
-        if (rows.length > 0) onExpired(rows);
+        if (rows.length > 0) {
+          announceLeftLease(changes, rows, 'REDELIVERED', 'EXPIRED_DEAD');
+          onExpired(rows);
+        }
         if (rows.length < BATCH) return total;
       }
     },

@@ -1,22 +1,17 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { reconnectDelayMs } from './reconnect.js';
+import type { MonitorNotification } from './monitorRelay.js';
+import type { WakeupNotification } from './wakeupBroadcast.js';
 
-/** One group of message transitions from one committed statement (see migration 0001). */
-export interface MessageEvent {
-  event: string;
-  queue: string;
-  count: number;
-  ids: string[];
-  available_at: string | null;
-}
+/** A topic or queue was created or deleted (trigger in migration 0001). */
 export interface TopologyEvent {
   kind: 'topic' | 'queue';
   op: 'INSERT' | 'DELETE';
   name: string;
 }
 
-/** Messages that just became PENDING in a queue with consumer sockets (see migration 0003). */
+/** Messages that just became PENDING in a queue with consumer sockets (see readyRelay.ts). */
 export interface ReadyEvent {
   queue: string;
   /** As PostgreSQL wrote it (microseconds), so it can be sent back to find the same rows. */
@@ -41,7 +36,12 @@ export interface WsPushEvent {
 }
 
 export interface BusEvents {
-  message: [MessageEvent];
+  /** Another instance committed messages that are claimable now or later (debounced). */
+  wakeup: [WakeupNotification];
+  /** Another instance's transitions, gathered for the dashboards' live feed. */
+  monitor: [MonitorNotification];
+  /** A monitor socket opened on some instance. */
+  monitorPresence: [string];
   topology: [TopologyEvent];
   auth: [unknown];
   ready: [ReadyEvent];
@@ -52,7 +52,9 @@ export interface BusEvents {
 }
 
 const CHANNELS: Record<string, keyof BusEvents> = {
-  miniqueue_events: 'message',
+  miniqueue_wakeup: 'wakeup',
+  miniqueue_monitor: 'monitor',
+  miniqueue_monitor_presence: 'monitorPresence',
   miniqueue_topology: 'topology',
   miniqueue_auth: 'auth',
   miniqueue_ready: 'ready',
@@ -126,7 +128,8 @@ export class NotificationBus extends EventEmitter<BusEvents> {
     const name = CHANNELS[channel];
     if (!name || payload === undefined) return;
     try {
-      this.emit(name as 'message', JSON.parse(payload));
+      // Every channel carries JSON except the presence one, which names an instance.
+      this.emit(name as 'auth', name === 'monitorPresence' ? payload : JSON.parse(payload));
     } catch (error) {
       this.log(`bad notification on ${channel}`, error);
     }

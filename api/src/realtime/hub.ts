@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type VerifyClientCallbackAsync, type WebSocket } from 'ws';
@@ -7,7 +7,8 @@ import type { Principal } from '../auth/principal.js';
 import { hasScope } from '../auth/scopes.js';
 import { isDatabaseUnavailable, isForeignKeyViolation } from '../db/errors.js';
 import { name as nameSchema } from '../http/schemas.js';
-import type { MessageEvent, ReadyEvent, TopologyEvent, WsMemberEvent, WsPushEvent } from './bus.js';
+import type { ReadyEvent, TopologyEvent, WsMemberEvent, WsPushEvent } from './bus.js';
+import type { Transition } from './changes.js';
 import { ConsumerSockets } from './consumerSockets.js';
 import { Coordinator } from './coordinator.js';
 import { Dispatcher, type Delivery } from './dispatcher.js';
@@ -15,10 +16,15 @@ import { checkOrigin, databaseUnavailable, Refusal, targetOf, tooManyRequests, t
 import { principalOfHandshake } from './handshakeAuth.js';
 import { Heartbeat } from './heartbeat.js';
 import { MonitorFeed, type MonitorFeedLimits } from './monitorFeed.js';
-import { monitorEventsOf, monitorEventsOfTopology } from './monitorEvents.js';
+import { monitorEventsOfTopology } from './monitorEvents.js';
+import { MonitorRelay, type MonitorNotification } from './monitorRelay.js';
+import { ReadyRelay } from './readyRelay.js';
 import { SocketQuota } from './socketQuota.js';
 
-export type RealtimeContext = Pick<AppContext, 'config' | 'pool' | 'credentials' | 'bus' | 'rateLimits'>;
+export type RealtimeContext = Pick<
+  AppContext,
+  'config' | 'pool' | 'credentials' | 'bus' | 'changes' | 'notifications' | 'instanceId' | 'rateLimits'
+>;
 
 export interface RealtimeOptions {
   heartbeatIntervalMs?: number;
@@ -52,12 +58,16 @@ const CHANGE_MEMORY_MS = 60_000;
  * by the Dispatcher, on whichever instance holds the dispatcher lock.
  */
 export class RealtimeHub {
-  readonly instanceId = randomUUID();
+  readonly instanceId: string;
   readonly consumers = new ConsumerSockets();
   readonly monitors: MonitorFeed;
   readonly heartbeat = new Heartbeat();
   readonly coordinator: Coordinator;
   readonly dispatcher: Dispatcher;
+  /** Transitions to the dashboards' live feed, coalesced, here and on the other instances. */
+  readonly monitorRelay: MonitorRelay;
+  /** Newly claimable messages to the dispatcher, wherever it runs. */
+  readonly readyRelay: ReadyRelay;
   private readonly wss: WebSocketServer;
   private readonly admissions = new WeakMap<IncomingMessage, Admission>();
   private readonly held = new Map<WebSocket, Admission>();
@@ -73,6 +83,7 @@ export class RealtimeHub {
     private readonly options: RealtimeOptions = {},
   ) {
     this.log = options.log ?? (() => undefined);
+    this.instanceId = context.instanceId;
     this.monitors = new MonitorFeed(options.monitorLimits);
     this.quota = new SocketQuota(context.config.wsMaxSocketsPerCredential);
     this.coordinator = new Coordinator(
@@ -87,6 +98,9 @@ export class RealtimeHub {
       deliverLocal: (queue, deliveries) => this.consumers.deliver(queue, deliveries),
       log: this.log,
     });
+    const relayDeps = { pool: context.pool, sender: context.notifications, log: this.log };
+    this.monitorRelay = new MonitorRelay({ ...relayDeps, instanceId: this.instanceId, show: (events) => this.monitors.publish(events) });
+    this.readyRelay = new ReadyRelay({ ...relayDeps, localDispatcher: () => (this.dispatcher.active ? this.dispatcher : null) });
     const verifyClient: VerifyClientCallbackAsync = (info, done) => this.verify(info.req, done);
     // Clients have nothing to say beyond control frames; a small cap keeps them from buffering much.
     this.wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: 4096, verifyClient });
@@ -107,6 +121,7 @@ export class RealtimeHub {
     this.coordinator.start();
     this.heartbeat.schedule(this.options.heartbeatIntervalMs ?? 30_000);
     this.monitors.schedule();
+    void this.readyRelay.reload();
   }
 
   /** Refuses new handshakes, closes every socket (1001) and leaves the rotation. */
@@ -120,19 +135,24 @@ export class RealtimeHub {
     this.subscribe(false);
     this.heartbeat.stop();
     this.monitors.stop();
+    this.monitorRelay.stop();
     this.dispatcher.deactivate();
     this.coordinator.off('leadership', this.onLeadership);
     await this.coordinator.stop();
   }
 
   private subscribe(on: boolean): void {
-    const { bus } = this.context;
+    const { bus, changes } = this.context;
     if (!on) {
-      bus.off('message', this.onMessage).off('topology', this.onTopology).off('auth', this.onAuth);
+      changes.off('transitions', this.onTransitions);
+      bus.off('monitor', this.onMonitor).off('monitorPresence', this.onMonitorPresence);
+      bus.off('topology', this.onTopology).off('auth', this.onAuth);
       bus.off('ready', this.onReady).off('wsMember', this.onMember).off('wsPush', this.onPush).off('reset', this.onReset);
       return;
     }
-    bus.on('message', this.onMessage).on('topology', this.onTopology).on('auth', this.onAuth);
+    changes.on('transitions', this.onTransitions);
+    bus.on('monitor', this.onMonitor).on('monitorPresence', this.onMonitorPresence);
+    bus.on('topology', this.onTopology).on('auth', this.onAuth);
     bus.on('ready', this.onReady).on('wsMember', this.onMember).on('wsPush', this.onPush).on('reset', this.onReset);
   }
 
@@ -216,6 +236,8 @@ export class RealtimeHub {
   private async register(socketId: string, queue: string): Promise<void> {
     try {
       await this.coordinator.register(socketId, queue);
+      // Known here at once: this instance's next commit already tells the dispatcher about this queue.
+      this.readyRelay.memberChanged({ op: 'INSERT', id: socketId, queue, instance: this.instanceId });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw new Refusal(404, `No queue found with the name ${queue}`);
       if (isDatabaseUnavailable(error)) throw databaseUnavailable();
@@ -262,9 +284,14 @@ export class RealtimeHub {
     socket.close(code, reason);
   }
 
-  private readonly onMessage = (event: MessageEvent) => {
-    this.monitors.publish(monitorEventsOf(event, new Date().toISOString()));
+  /** This instance's own commits: to the live feed, and (for claimable messages) to the dispatcher. */
+  private readonly onTransitions = (transitions: Transition[]) => {
+    this.monitorRelay.record(transitions);
+    this.readyRelay.record(transitions);
   };
+
+  private readonly onMonitor = (notification: MonitorNotification) => this.monitorRelay.received(notification);
+  private readonly onMonitorPresence = () => this.monitorRelay.presenceChanged();
 
   private readonly onTopology = (event: TopologyEvent) => {
     this.monitors.publish(monitorEventsOfTopology(event, new Date().toISOString()));
@@ -288,7 +315,10 @@ export class RealtimeHub {
   };
 
   private readonly onReady = (event: ReadyEvent) => this.dispatcher.onReady(event);
-  private readonly onMember = (event: WsMemberEvent) => this.dispatcher.onMember(event);
+  private readonly onMember = (event: WsMemberEvent) => {
+    this.readyRelay.memberChanged(event);
+    this.dispatcher.onMember(event);
+  };
 
   private readonly onPush = (event: WsPushEvent) => {
     if (event.instance !== this.instanceId || !Array.isArray(event.pairs)) return;
@@ -301,6 +331,7 @@ export class RealtimeHub {
    */
   private readonly onReset = () => {
     for (const socket of [...this.held.keys()]) this.end(socket, CLOSE_RESTART, 'reconnect and authenticate again');
+    void this.readyRelay.reload();
     if (this.coordinator.isLeader) void this.dispatcher.activate();
   };
 

@@ -1,4 +1,13 @@
-import type { MessageEvent, TopologyEvent } from './bus.js';
+import type { TopologyEvent } from './bus.js';
+
+/** Messages of one queue that made one transition, as the monitor feed sums them up. */
+export interface MonitorGroup {
+  event: string;
+  queue: string;
+  count: number;
+  /** Up to MAX_EVENTS_PER_GROUP of them; more than that, or fewer than `count`, is shown as a summary. */
+  ids: string[];
+}
 
 /** What /ws/monitor sends, one JSON object per frame. */
 export interface MonitorEvent {
@@ -49,10 +58,10 @@ const VERBS: Record<string, string> = {
 };
 
 /**
- * One committed statement's transitions as monitor events. The notification names at most 20
- * ids, so a larger group becomes one summary event per type ("500 messages published to q").
+ * One group of transitions as monitor events: message by message up to 20, else one summary event
+ * per type ("500 messages published to q").
  */
-export function monitorEventsOf(event: MessageEvent, timestamp: string): MonitorEvent[] {
+export function monitorEventsOf(event: MonitorGroup, timestamp: string): MonitorEvent[] {
   const types = EVENT_TYPES[event.event];
   if (!types) return [];
   const ids = Array.isArray(event.ids) ? event.ids : [];

@@ -69,6 +69,15 @@ export async function wsMonitorPresent(db: Queryable, instance: string): Promise
   );
 }
 
+/** Does an instance other than this one hold monitor sockets? */
+export async function wsMonitorElsewhere(db: Queryable, instance: string): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM ws_monitor WHERE instance_id <> $1) AS found',
+    [instance],
+  );
+  return rows[0].found;
+}
+
 export async function wsMonitorAbsent(db: Queryable, instance: string): Promise<void> {
   await db.query('DELETE FROM ws_monitor WHERE instance_id = $1', [instance]);
 }

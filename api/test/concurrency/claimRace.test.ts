@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { topology } from '../helpers/fixtures.js';
+import { ALL_MESSAGES } from '../helpers/allMessages.js';
 
 /** Real HTTP to a listening broker, keep-alive, as a consumer would talk to it. */
 async function call(base: string, key: string, method: string, path: string, body?: unknown) {
@@ -91,7 +92,7 @@ describe('competing consumers never receive the same message twice', () => {
     expect(new Set(delivered)).toEqual(new Set(published));
     expect(perInstance.a).toBeGreaterThan(0);
     expect(perInstance.b).toBeGreaterThan(0);
-    const { rows } = await a.pool.query(`SELECT status, count(*)::int AS n FROM message WHERE queue_name = 'bulk-q' GROUP BY status`);
+    const { rows } = await a.pool.query(`SELECT status, count(*)::int AS n FROM ${ALL_MESSAGES} WHERE queue_name = 'bulk-q' GROUP BY status`);
     expect(rows).toEqual([{ status: 'ACKED', n: 5_000 }]);
   });
 });

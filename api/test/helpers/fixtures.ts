@@ -25,7 +25,13 @@ export async function expireAllLeases(mq: TestBroker): Promise<void> {
   await mq.pool.query(`UPDATE message SET lease_expires_at = now() - interval '1 second' WHERE status = 'UNACKED'`);
 }
 
+/** A message's state, whichever table holds it now (live, dead or acked). */
 export async function statusOf(mq: TestBroker, id: string) {
-  const { rows } = await mq.pool.query('SELECT status, retry_count, consumer_id FROM message WHERE id = $1', [id]);
+  const { rows } = await mq.pool.query(
+    `SELECT status, retry_count, consumer_id FROM message WHERE id = $1
+     UNION ALL SELECT 'DEAD', retry_count, consumer_id FROM message_dead WHERE id = $1
+     UNION ALL SELECT 'ACKED', retry_count, consumer_id FROM message_acked WHERE id = $1`,
+    [id],
+  );
   return rows[0] as { status: string; retry_count: number; consumer_id: string | null } | undefined;
 }

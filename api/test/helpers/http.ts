@@ -11,6 +11,7 @@ export interface HttpClient {
   request<T = any>(method: string, url: string, options?: { body?: unknown; key?: string; headers?: Record<string, string>; rawBody?: string }): Promise<TestResponse<T>>;
   get<T = any>(url: string, key?: string): Promise<TestResponse<T>>;
   post<T = any>(url: string, body?: unknown, key?: string, headers?: Record<string, string>): Promise<TestResponse<T>>;
+  patch<T = any>(url: string, body?: unknown, key?: string): Promise<TestResponse<T>>;
   del<T = any>(url: string, key?: string): Promise<TestResponse<T>>;
 }
 
@@ -37,6 +38,7 @@ export function httpClient(server: Server): HttpClient {
     request,
     get: (url, key) => request('GET', url, { key }),
     post: (url, body, key, headers) => request('POST', url, { body, key, headers }),
+    patch: (url, body, key) => request('PATCH', url, { body, key }),
     del: (url, key) => request('DELETE', url, { key }),
   };
 }

@@ -1,17 +1,23 @@
 import pg from 'pg';
 
-/** Counts statements sent to PostgreSQL by any connection of this process while `work` runs. */
-export async function statementsDuring(work: () => Promise<unknown>): Promise<number> {
+/** Statements sent to PostgreSQL by any connection of this process while `work` ran, by text. */
+export async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
   const original = pg.Client.prototype.query;
-  let count = 0;
+  const seen: string[] = [];
   pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-    count += 1;
+    const first = args[0];
+    seen.push(typeof first === 'string' ? first : String((first as { text?: string } | undefined)?.text ?? ''));
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {
     await work();
+    // Work a request left for after its answer (notifications to other instances) belongs to it too.
+    await new Promise((resolve) => setTimeout(resolve, 50));
   } finally {
     pg.Client.prototype.query = original;
   }
-  return count;
+  return seen;
 }
+
+/** NOTIFYs to other instances: sent outside the message transactions, counted apart. */
+export const isNotification = (sql: string) => sql.includes('pg_notify');

@@ -8,7 +8,7 @@ let first: string;
 let second: string;
 const sweep = async () => {
   await expireAllLeases(mq);
-  return leaseSweeper(mq.pool).runOnce();
+  return leaseSweeper(mq.pool, mq.broker.context.changes).runOnce();
 };
 
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe('leases, fencing, retries and the dead-letter queue', () => {
     await mq.post('/api/v1/queues/jobs-q/consume', undefined, first);
     await expireAllLeases(mq);
     expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, first)).status).toBe(200);
-    expect(await leaseSweeper(mq.pool).runOnce()).toBe(0);
+    expect(await leaseSweeper(mq.pool, mq.broker.context.changes).runOnce()).toBe(0);
   });
 
   it('extend moves the lease so the sweeper leaves the message alone', async () => {
@@ -48,7 +48,7 @@ describe('leases, fencing, retries and the dead-letter queue', () => {
     const extended = await mq.post(`/api/v1/messages/${id}/extend`, { seconds: 120 }, first);
     expect(extended.status).toBe(200);
     expect(Date.parse(extended.body.lease_expires_at)).toBeGreaterThan(Date.now() + 100_000);
-    expect(await leaseSweeper(mq.pool).runOnce()).toBe(0);
+    expect(await leaseSweeper(mq.pool, mq.broker.context.changes).runOnce()).toBe(0);
     await mq.post(`/api/v1/messages/${id}/ack`, undefined, first);
   });
 

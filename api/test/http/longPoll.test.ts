@@ -33,7 +33,7 @@ describe('long polling', () => {
   });
 
   it('waiting costs no polling: an idle 2 s wait sends only a handful of statements', async () => {
-    const count = await statementsDuring(async () => {
+    const { length: count } = await statementsDuring(async () => {
       const response = await a.post('/api/v1/queues/lp-q/receive', { wait_seconds: 2 }, consumer);
       expect(response.body).toEqual({ messages: [] });
     });

@@ -43,7 +43,7 @@ describe('/actuator/prometheus', () => {
     await mq.post(`/api/v1/messages/${second.body.message_id}/nack`, { requeue: false }, mq.adminKey);
     await mq.post('/api/v1/queues/m-q/consume', undefined, mq.adminKey);
     await expireAllLeases(mq);
-    const expired = await leaseSweeper(mq.pool, (rows) => mq.broker.context.metrics.recordReturned(rows, true)).runOnce();
+    const expired = await leaseSweeper(mq.pool, mq.broker.context.changes, (rows) => mq.broker.context.metrics.recordReturned(rows, true)).runOnce();
     expect(expired).toBe(1);
     // Gauges are cached for two seconds per scrape burst.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
@@ -68,7 +68,7 @@ describe('/actuator/prometheus', () => {
     await publishOne(mq, 'r', 'x');
     await mq.post('/api/v1/queues/r-q/consume', undefined, mq.adminKey);
     await expireAllLeases(mq);
-    await leaseSweeper(mq.pool, (rows) => mq.broker.context.metrics.recordReturned(rows, true)).runOnce();
+    await leaseSweeper(mq.pool, mq.broker.context.changes, (rows) => mq.broker.context.metrics.recordReturned(rows, true)).runOnce();
     const after = await scrape();
     const series = 'miniqueue_messages_redelivered_total{queue="r-q"}';
     expect(sample(after, series) - sample(before, series)).toBe(1);

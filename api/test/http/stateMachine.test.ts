@@ -31,13 +31,18 @@ async function messageIn(status: Status): Promise<string> {
 
 /** Leaves no claimable message behind, so the next messageIn() claims its own. */
 async function park(id: string): Promise<void> {
-  await mq.pool.query(`UPDATE message SET status = 'ACKED', lease_expires_at = NULL WHERE id = $1`, [id]);
+  await mq.pool.query('DELETE FROM message WHERE id = $1', [id]);
 }
 
 /** Each event returns its HTTP status, or null when it is a background job (no answer to check). */
-const events: Record<string, { allowedFrom: Status[]; run: (id: string) => Promise<number | null>; after: Status }> = {
+const events: Record<
+  string,
+  { allowedFrom: Status[]; repeatFrom?: Status[]; run: (id: string) => Promise<number | null>; after: Status }
+> = {
   ack: {
     allowedFrom: ['UNACKED'],
+    // The holder's own ack again (its first answer lost): answered as done, and nothing changes.
+    repeatFrom: ['ACKED'],
     after: 'ACKED',
     run: async (id) => (await mq.post(`/api/v1/messages/${id}/ack`, undefined, consumer)).status,
   },
@@ -61,7 +66,7 @@ const events: Record<string, { allowedFrom: Status[]; run: (id: string) => Promi
     after: 'PENDING',
     run: async () => {
       await expireAllLeases(mq);
-      await leaseSweeper(mq.pool).runOnce();
+      await leaseSweeper(mq.pool, mq.broker.context.changes).runOnce();
       return null;
     },
   },
@@ -76,12 +81,13 @@ describe('every (status × event) pair', () => {
   for (const [event, rule] of Object.entries(events)) {
     for (const status of STATUSES) {
       const allowed = rule.allowedFrom.includes(status);
-      it(`${event} on ${status} is ${allowed ? `allowed → ${rule.after}` : 'refused'}`, async () => {
+      const repeat = rule.repeatFrom?.includes(status) ?? false;
+      it(`${event} on ${status} is ${allowed ? `allowed → ${rule.after}` : repeat ? 'a repeat: done, unchanged' : 'refused'}`, async () => {
         const id = await messageIn(status);
         const before = await statusOf(mq, id);
         const answer = await rule.run(id);
         const after = await statusOf(mq, id);
-        if (answer !== null) expect(answer).toBe(allowed ? 200 : 409);
+        if (answer !== null) expect(answer).toBe(allowed || repeat ? 200 : 409);
         if (allowed) expect(after?.status).toBe(rule.after);
         else expect(after).toEqual(before);
         await park(id);
@@ -123,5 +129,8 @@ describe('every (status × event) pair', () => {
     const replica = await mq.post(`/api/v1/messages/${id}/ack`, undefined, consumer, { 'MiniQueue-Instance': 'replica-2' });
     expect(replica.status).toBe(409);
     expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, consumer)).status).toBe(200);
+    // Once acked, only its holder's repeat is answered as done.
+    expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, rival)).status).toBe(409);
+    expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, consumer, { 'MiniQueue-Instance': 'replica-2' })).status).toBe(409);
   });
 });

@@ -112,7 +112,7 @@ describe('/ws/consume across instances', () => {
 
     await b.post('/api/v1/queues/email/consume', undefined, consumerKey);
     await a.pool.query(`UPDATE message SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [emailId]);
-    await leaseSweeper(a.pool).runOnce();
+    await leaseSweeper(a.pool, a.broker.context.changes).runOnce();
     await eventually(() => ids().length === 4, 'the redelivery after lease expiry');
     expect(ids()).toEqual([emailId, emailId, emailId, emailId]);
     await close(socket);

@@ -46,12 +46,12 @@ describe('monitor events', () => {
   const at = '2026-11-29T10:00:00.000Z';
   it('maps transitions to the contract types, a dead nack as NACKED then DEAD', () => {
     const types = (event: string) =>
-      monitorEventsOf({ event, queue: 'q', count: 1, ids: ['m1'], available_at: null }, at).map((e) => e.eventType);
+      monitorEventsOf({ event, queue: 'q', count: 1, ids: ['m1'] }, at).map((e) => e.eventType);
     expect(types('NACKED_DEAD')).toEqual(['NACKED', 'DEAD']);
     expect(types('EXPIRED_DEAD')).toEqual(['DEAD']);
     expect(types('REDELIVERED')).toEqual(['REDELIVERED']);
     expect(types('SOMETHING_ELSE')).toEqual([]);
-    expect(monitorEventsOf({ event: 'PUBLISHED', queue: 'q', count: 2, ids: ['m1', 'm2'], available_at: null }, at)).toEqual([
+    expect(monitorEventsOf({ event: 'PUBLISHED', queue: 'q', count: 2, ids: ['m1', 'm2'] }, at)).toEqual([
       { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message m1 published to q', timestamp: at },
       { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message m2 published to q', timestamp: at },
     ]);

@@ -4,6 +4,7 @@ import { newApiKey } from '../../src/auth/apiKeys.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { spawnBroker, type BrokerProcess } from './support/brokerProcess.js';
 import { fetchClient, type FetchClient } from './support/fetchClient.js';
+import { ALL_MESSAGES } from '../helpers/allMessages.js';
 
 const TOPIC = 'crash.events';
 // Two bound queues: a publish is only whole when both got their row.
@@ -101,7 +102,7 @@ async function readRows(databaseUrl: string): Promise<Row[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<Row>('SELECT id, queue_name, payload, status FROM message WHERE topic_name = $1', [TOPIC]);
+    const { rows } = await client.query<Row>(`SELECT id, queue_name, payload, status FROM ${ALL_MESSAGES} WHERE topic_name = $1`, [TOPIC]);
     return rows;
   } finally {
     await client.end();

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { newApiKey } from '../../src/auth/apiKeys.js';
+import { ALL_MESSAGES } from '../helpers/allMessages.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { terminateBackends } from './support/backends.js';
 import { spawnBroker, type BrokerProcess } from './support/brokerProcess.js';
@@ -97,26 +98,39 @@ async function send(
   }
 }
 
+const BATCH_SIZE = 3;
+
+/**
+ * Publishes in turn: a single message with an Idempotency-Key, one without, and a batch whose
+ * messages carry keys (one transaction). Keyed publishes are retried with the same keys until
+ * answered; one without a key is not (a 503 or a lost answer promises nothing).
+ */
 async function publisher(cluster: Cluster, key: string, ledger: Ledger, worker: number): Promise<void> {
   for (let i = 0; !ledger.stop; i += 1) {
-    // Every other publish carries an Idempotency-Key, and is retried with it until answered 201.
-    const keyed = i % 2 === 0;
-    const payload = `${keyed ? 'k' : 'u'}${worker}-${i}`;
-    if (keyed) ledger.keyed.add(payload);
+    const kind = (['keyed', 'plain', 'batch'] as const)[i % 3];
+    const payloads = kind === 'batch' ? Array.from({ length: BATCH_SIZE }, (_, k) => `b${worker}-${i}-${k}`) : [`${kind[0]}${worker}-${i}`];
+    if (kind !== 'plain') payloads.forEach((payload) => ledger.keyed.add(payload));
     for (let attempt = 0; ; attempt += 1) {
       const response = await send(ledger, 'publish', cluster.pick(worker + attempt), (api) =>
-        api.request('POST', `/api/v1/topics/${TOPIC}/messages`, {
-          key,
-          body: { payload },
-          headers: keyed ? { 'idempotency-key': payload } : {},
-        }),
+        kind === 'batch'
+          ? api.request('POST', `/api/v1/topics/${TOPIC}/messages/batch`, {
+              key,
+              body: { messages: payloads.map((payload) => ({ payload, idempotency_key: payload })) },
+            })
+          : api.request('POST', `/api/v1/topics/${TOPIC}/messages`, {
+              key,
+              body: { payload: payloads[0] },
+              headers: kind === 'keyed' ? { 'idempotency-key': payloads[0] } : {},
+            }),
       );
-      if (response?.status === 201) {
-        ledger.published.set(payload, response.body.message_ids);
+      // 200: a repeated single publish whose first answer was lost after its commit.
+      if (response?.status === 201 || (kind === 'keyed' && response?.status === 200 && response.body.duplicate)) {
+        const results: { message_ids: string[] }[] = kind === 'batch' ? response.body.results : [response.body];
+        results.forEach((result, k) => ledger.published.set(payloads[k], result.message_ids));
         break;
       }
       if (response && response.status !== 503) ledger.unexpected.push(`publish answered ${response.status}`);
-      if (!keyed || ledger.stop) break;
+      if (kind === 'plain' || ledger.stop) break;
       await sleep(50);
     }
   }
@@ -161,7 +175,7 @@ async function drain(target: Target, key: string, ledger: Ledger, db: pg.Client)
       const acked = await target.api.request('POST', '/api/v1/messages/ack', { key, headers, body: { message_ids: ids } });
       expect(acked.status).toBe(200);
     }
-    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM message WHERE topic_name = $1 AND status <> 'ACKED'", [TOPIC]);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ALL_MESSAGES} WHERE topic_name = $1 AND status <> 'ACKED'`, [TOPIC]);
     if (rows[0].n === 0) return;
   }
   throw new Error(`messages still not ACKED after ${DRAIN_TIMEOUT_MS} ms`);
@@ -229,7 +243,7 @@ describe('fault injection: backends terminated and a broker killed under load', 
     await drain(a, consumeKey, ledger, db);
 
     const { rows } = await db.query<{ id: string; payload: string; queue_name: string; status: string }>(
-      'SELECT id, payload, queue_name, status FROM message WHERE topic_name = $1',
+      `SELECT id, payload, queue_name, status FROM ${ALL_MESSAGES} WHERE topic_name = $1`,
       [TOPIC],
     );
     await db.end();

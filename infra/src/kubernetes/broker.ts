@@ -71,7 +71,7 @@ export function createBroker(args: BrokerArgs) {
             lifecycle: { preStop: { exec: { command: ['sleep', String(PRE_STOP_SECONDS)] } } },
             resources: args.resources,
             securityContext: restrictedContainer(),
-            // tsx keeps its compile cache in the temporary directory.
+            // The root filesystem is read-only; Node and its libraries may still write temporary files.
             volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
           }],
           volumes: [{ name: 'tmp', emptyDir: {} }],

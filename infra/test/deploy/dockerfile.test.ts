@@ -65,13 +65,15 @@ describe('Dockerfile', () => {
   });
 
   it('starts the broker with node itself, so SIGTERM reaches its graceful shutdown', () => {
-    expect(all(runtime, 'CMD')).toEqual(['["node", "--import", "tsx", "api/src/start.ts"]']);
+    expect(all(runtime, 'CMD')).toEqual(['["node", "--enable-source-maps", "api/dist/start.js"]']);
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
   });
 
-  it('ships what the broker reads at run time: sources, migrations, the contract, the dashboard', () => {
+  it('ships what the broker reads at run time: compiled JavaScript, migrations, the contract, the dashboard', () => {
     const copies = all(runtime, 'COPY').join('\n');
-    for (const path of ['api/src', 'api/migrations', 'openapi.yaml', 'api/package.json', 'dashboard/dist']) expect(copies).toContain(path);
+    for (const path of ['api/dist', 'api/migrations', 'openapi.yaml', 'api/package.json', 'dashboard/dist']) expect(copies).toContain(path);
+    // TypeScript sources are compiled in the build stage, never run.
+    expect(copies).not.toMatch(/api\/src/);
   });
 
   it('copies from the build context only paths that exist', () => {

@@ -84,7 +84,8 @@ describe('publishing and consuming', () => {
     expect(message.lease_expires_at).toBeInstanceOf(Date);
     expect(await mailer.consume('email-queue')).toBeNull();
     expect(await mailer.ack(message.message_id)).toEqual({ message_id: message.message_id, status: 'ACKED' });
-    await expect(mailer.ack(message.message_id)).rejects.toBeInstanceOf(ConflictError);
+    // Acking again (an answer lost on the way) is safe: done, once.
+    expect(await mailer.ack(message.message_id)).toEqual({ message_id: message.message_id, status: 'ACKED' });
   });
 
   it('stores a publish once per idempotency key', async () => {

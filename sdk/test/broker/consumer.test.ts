@@ -228,6 +228,22 @@ describe('consumer', () => {
     expect(await countsOf('interrupted')).toMatchObject({ acked: 200, pending: 0, unacked: 0 });
   });
 
+  it('stop() during a long poll claims nothing for nobody: the next message waits, untouched, for the next consumer', async () => {
+    const { producer, consumerClient } = await setUp('rolling', { maxRetries: 0 });
+    const handled: string[] = [];
+    const first = consumerClient.consumer('rolling', (message) => void handled.push(message.message_id), { waitSeconds: 20 });
+    first.start();
+    await sleep(300);
+    await first.stop();
+    await sleep(100);
+    const [id] = (await producer.publish('rolling', 'after the deploy')).message_ids;
+    await sleep(200);
+    expect(handled).toEqual([]);
+    expect(await countsOf('rolling')).toMatchObject({ pending: 1, unacked: 0, dead: 0 });
+    const next = await consumerClient.consume('rolling');
+    expect(next).toMatchObject({ message_id: id, retry_count: 0 });
+  });
+
   it('stop() gives up on a handler that outlives stopTimeoutMs and aborts its signal', async () => {
     const { producer, consumerClient } = await setUp('stuck', { ackTimeoutSeconds: 5 });
     await producer.publish('stuck', 'never finishes in time');

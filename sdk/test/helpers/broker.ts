@@ -24,7 +24,7 @@ export async function startSdkBroker(env: Record<string, string> = {}): Promise<
       const created = await admin.clients.create(name, scopes);
       return new MiniQueue({ url: broker.url, apiKey: created.api_key, ...options });
     },
-    sweep: async () => Number(await leaseSweeper(broker.pool).runOnce()),
+    sweep: async () => Number(await leaseSweeper(broker.pool, broker.broker.context.changes).runOnce()),
     stop: () => broker.stop(),
   };
 }

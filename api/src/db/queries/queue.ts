@@ -5,22 +5,42 @@ export interface QueueRow {
   topic_name: string;
   ack_timeout_seconds: number;
   max_retries: number;
+  acked_retention_hours: number | null;
   created_at: Date;
 }
 
-const COLUMNS = 'name, topic_name, ack_timeout_seconds, max_retries, created_at';
+const COLUMNS = 'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, created_at';
 
-/** Inserts a queue; a duplicate name raises 23505, an unknown topic 23503. */
-export async function queueInsert(
-  db: Queryable,
-  queue: { name: string; topicName: string; ackTimeoutSeconds: number; maxRetries: number },
-): Promise<QueueRow> {
+export interface QueueSettings {
+  ackTimeoutSeconds: number;
+  maxRetries: number;
+  /** null: the broker's default. */
+  ackedRetentionHours: number | null;
+}
+
+/** Inserts a queue and its acked counters; a duplicate name raises 23505, an unknown topic 23503. */
+export async function queueInsert(db: Queryable, queue: { name: string; topicName: string } & QueueSettings): Promise<QueueRow> {
   const { rows } = await db.query<QueueRow>(
-    `INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries)
-     VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [queue.name, queue.topicName, queue.ackTimeoutSeconds, queue.maxRetries],
+    `WITH q AS (
+       INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours)
+       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}),
+     counters AS (INSERT INTO queue_counter (queue_name, shard) SELECT q.name, s FROM q, generate_series(0, 15) AS s)
+     SELECT * FROM q`,
+    [queue.name, queue.topicName, queue.ackTimeoutSeconds, queue.maxRetries, queue.ackedRetentionHours],
   );
   return rows[0];
+}
+
+/** Changes the settings given (undefined = keep); null when there is no such queue. */
+export async function queueUpdate(db: Queryable, name: string, settings: Partial<QueueSettings>): Promise<QueueRow | null> {
+  const { rows } = await db.query<QueueRow>(
+    `UPDATE queue SET ack_timeout_seconds = coalesce($2, ack_timeout_seconds),
+                      max_retries = coalesce($3, max_retries),
+                      acked_retention_hours = CASE WHEN $4 THEN $5 ELSE acked_retention_hours END
+      WHERE name = $1 RETURNING ${COLUMNS}`,
+    [name, settings.ackTimeoutSeconds ?? null, settings.maxRetries ?? null, settings.ackedRetentionHours !== undefined, settings.ackedRetentionHours ?? null],
+  );
+  return rows[0] ?? null;
 }
 
 export async function queueList(db: Queryable): Promise<QueueRow[]> {
@@ -28,24 +48,41 @@ export async function queueList(db: Queryable): Promise<QueueRow[]> {
   return rows;
 }
 
+export async function queueGet(db: Queryable, name: string): Promise<QueueRow | null> {
+  const { rows } = await db.query<QueueRow>(`SELECT ${COLUMNS} FROM queue WHERE name = $1`, [name]);
+  return rows[0] ?? null;
+}
+
 export async function queueExists(db: Queryable, name: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM queue WHERE name = $1', [name]);
   return rowCount === 1;
 }
 
-/** Deletes a queue; its messages go with it (ON DELETE CASCADE). */
+/**
+ * Takes the message tables from writers until the transaction ends. A publish that read the queue
+ * before it was deleted has then committed (and its rows are deleted with the rest), and one that
+ * starts later no longer sees the queue: no message outlives its queue. Readers are not blocked.
+ * Run inside a transaction, before deleting or purging a queue's messages.
+ */
+export async function messageTablesLockWriters(db: Queryable): Promise<void> {
+  await db.query('LOCK TABLE message, message_dead, message_acked IN SHARE ROW EXCLUSIVE MODE');
+}
+
+/** Deletes a queue (its counters go with it); false when there was none. */
 export async function queueDelete(db: Queryable, name: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM queue WHERE name = $1', [name]);
   return rowCount === 1;
 }
 
-/** Deletes every message of a queue; null when the queue does not exist. */
-export async function queuePurge(db: Queryable, name: string): Promise<number | null> {
-  const { rows } = await db.query<{ found: number; purged: number }>(
-    `WITH q AS (SELECT name FROM queue WHERE name = $1),
-          d AS (DELETE FROM message WHERE queue_name IN (SELECT name FROM q) RETURNING 1)
-     SELECT (SELECT count(*) FROM q)::int AS found, (SELECT count(*) FROM d)::int AS purged`,
+/** Deletes every message of a queue, wherever it is, and zeroes its acked count. */
+export async function queueMessagesDelete(db: Queryable, name: string): Promise<number> {
+  const { rows } = await db.query<{ deleted: number }>(
+    `WITH live AS (DELETE FROM message WHERE queue_name = $1 RETURNING 1),
+          dead AS (DELETE FROM message_dead WHERE queue_name = $1 RETURNING 1),
+          acked AS (DELETE FROM message_acked WHERE queue_name = $1 RETURNING 1),
+          counted AS (UPDATE queue_counter SET acked = 0 WHERE queue_name = $1)
+     SELECT ((SELECT count(*) FROM live) + (SELECT count(*) FROM dead) + (SELECT count(*) FROM acked))::int AS deleted`,
     [name],
   );
-  return rows[0].found === 1 ? rows[0].purged : null;
+  return rows[0].deleted;
 }

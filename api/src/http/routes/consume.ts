@@ -3,25 +3,50 @@ import type { Request, ServerRoute } from '@hapi/hapi';
 import { params } from '../hapi-augment.js';
 import { claimMessages } from '../../broker/claim.js';
 import { toMessage } from '../../broker/message.js';
-import { access, consumerIdOf } from '../access.js';
+import { messageUnclaim } from '../../db/queries/messageClaim.js';
+import type { MessageRow } from '../../db/queries/messageRow.js';
+import { access, consumerOf } from '../access.js';
 import type { AppContext } from '../context.js';
 import { name, waitSeconds } from '../schemas.js';
 
-/** Aborts a long poll when its client goes away, so the wait ends and nothing is claimed for nobody. */
-function disconnectSignal(request: Request): AbortSignal {
+/**
+ * Aborted when the client's connection closes before its answer was sent. hapi's own 'disconnect'
+ * event fires only while a request body is still arriving; a client that gives up during a long
+ * poll closes after a complete request, which only the response's 'close' tells.
+ */
+function goneSignal(request: Request): AbortSignal {
   const controller = new AbortController();
-  request.events.once('disconnect', () => controller.abort());
+  const response = request.raw.res;
+  if (response.destroyed) controller.abort();
+  else response.once('close', () => controller.abort());
   return controller.signal;
 }
 
+/** A claim whose answer never reached its client goes back at once, its retry count untouched. */
+function unclaimIfUndelivered(ctx: AppContext, request: Request, holder: string, rows: MessageRow[]): void {
+  if (rows.length === 0) return;
+  const response = request.raw.res;
+  const putBack = () => {
+    if (response.writableFinished) return;
+    messageUnclaim(ctx.pool, rows.map((row) => row.id), holder).catch((error) =>
+      request.log(['error'], { message: 'could not put back an undelivered claim', error }),
+    );
+  };
+  if (response.destroyed) putBack();
+  else response.once('close', putBack);
+}
+
 async function claim(ctx: AppContext, request: Request, limit: number, wait: number) {
-  const messages = await claimMessages(ctx.pool, ctx.waiters, {
+  const { holder, consumerId } = consumerOf(request);
+  const messages = await claimMessages(ctx, {
     queue: params(request).queue,
-    consumerId: consumerIdOf(request),
+    holder,
+    consumerId,
     limit,
     waitSeconds: wait,
-    signal: disconnectSignal(request),
+    signal: goneSignal(request),
   });
+  unclaimIfUndelivered(ctx, request, holder, messages);
   ctx.metrics.recordConsumed(messages.map((message) => message.queue_name));
   return messages;
 }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { ServerRoute } from '@hapi/hapi';
 import { params } from '../hapi-augment.js';
 import { statsByQueue, statsOverview } from '../../db/queries/stats.js';
-import { listMessages } from '../../broker/listing.js';
+import { listDeadMessages } from '../../broker/listing.js';
 import { replayOne, replayQueue } from '../../broker/deadLetters.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
@@ -28,14 +28,14 @@ export function dashboardRoutes(ctx: AppContext): ServerRoute[] {
       options: { ...access('view'), validate: { query: Joi.object({ queue: name, ...pageQuery }) } },
       handler: (request) => {
         const query = request.query as { queue?: string; limit: number; cursor?: string };
-        return listMessages(ctx.pool, { ...query, status: 'DEAD' });
+        return listDeadMessages(ctx.pool, query);
       },
     },
     {
       method: 'POST',
       path: '/api/v1/dashboard/dlq/{id}/replay',
       options: { ...access('admin'), validate: { params: Joi.object({ id: messageId.required() }) } },
-      handler: (request) => replayOne(ctx.pool, params(request).id),
+      handler: (request) => replayOne(ctx, params(request).id),
     },
     {
       method: 'POST',
@@ -48,7 +48,7 @@ export function dashboardRoutes(ctx: AppContext): ServerRoute[] {
       },
       handler: (request) => {
         const body = request.payload as { queue: string; limit?: number };
-        return replayQueue(ctx.pool, body.queue, body.limit);
+        return replayQueue(ctx, body.queue, body.limit);
       },
     },
   ];

@@ -1,8 +1,8 @@
 import Joi from 'joi';
-import type { Request, ServerRoute } from '@hapi/hapi';
+import type { ServerRoute } from '@hapi/hapi';
 import { header, params } from '../hapi-augment.js';
 import { PayloadTooLargeError } from '../../errors.js';
-import { publish, type PublishItem } from '../../broker/publish.js';
+import type { PublishItem, PublishOutcome } from '../../broker/publish.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
 import { delaySeconds, headers, idempotencyKey, name } from '../schemas.js';
@@ -32,13 +32,7 @@ function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey?: str
   return { payload: body.payload, headers: body.headers ?? {}, delaySeconds: body.delay_seconds ?? 0, idempotencyKey };
 }
 
-async function publishRequest(ctx: AppContext, request: Request, items: PublishItem[]) {
-  const results = await publish(ctx.pool, {
-    owner: principalOf(request).owner,
-    topic: params(request).topic,
-    items,
-    idempotencyTtlHours: ctx.config.idempotencyTtlHours,
-  });
+function recorded(ctx: AppContext, results: PublishOutcome[]): PublishOutcome[] {
   for (const result of results) if (!result.duplicate) ctx.metrics.recordPublished(result.queues);
   return results;
 }
@@ -60,7 +54,9 @@ export function publishRoutes(ctx: AppContext): ServerRoute[] {
       },
       handler: async (request, h) => {
         const key = header(request, 'idempotency-key');
-        const [result] = await publishRequest(ctx, request, [toItem(request.payload as MessageBody, limit, key)]);
+        // Shares its statement and commit with the other single publishes in flight (group commit).
+        const item = toItem(request.payload as MessageBody, limit, key);
+        const [result] = recorded(ctx, [await ctx.publisher.publishOne(principalOf(request).owner, params(request).topic, item)]);
         return h.response(result).code(result.duplicate ? 200 : 201);
       },
     },
@@ -84,7 +80,7 @@ export function publishRoutes(ctx: AppContext): ServerRoute[] {
       handler: async (request, h) => {
         const { messages } = request.payload as { messages: MessageBody[] };
         const items = messages.map((message) => toItem(message, limit, message.idempotency_key));
-        const results = await publishRequest(ctx, request, items);
+        const results = recorded(ctx, await ctx.publisher.publishBatch(principalOf(request).owner, params(request).topic, items));
         return h.response({ results }).code(201);
       },
     },

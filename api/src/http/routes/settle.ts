@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import type { ServerRoute } from '@hapi/hapi';
 import { params } from '../hapi-augment.js';
-import { ackMany, ackOne, extendLease, nackOne } from '../../broker/settle.js';
 import { access, holderOf } from '../access.js';
 import type { AppContext } from '../context.js';
 import { delaySeconds, messageId } from '../schemas.js';
@@ -15,7 +14,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       path: '/api/v1/messages/{id}/ack',
       options: { ...holderAccess, validate: { params: pathParams } },
       handler: async (request) => {
-        const acked = await ackOne(ctx.pool, params(request).id, holderOf(request));
+        const acked = await ctx.settler.ackOne(params(request).id, holderOf(request));
         ctx.metrics.recordAcked([acked]);
         return { message_id: acked.id, status: 'ACKED' };
       },
@@ -29,7 +28,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       },
       handler: async (request) => {
         const { message_ids: ids } = request.payload as { message_ids: string[] };
-        const result = await ackMany(ctx.pool, ids, holderOf(request));
+        const result = await ctx.settler.ackMany(ids, holderOf(request));
         ctx.metrics.recordAcked(result.acked);
         return { acked: result.acked.map((row) => row.id), failed: result.failed };
       },
@@ -46,7 +45,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       },
       handler: async (request) => {
         const body = (request.payload ?? {}) as { requeue?: boolean; delay_seconds?: number };
-        const nacked = await nackOne(ctx.pool, params(request).id, holderOf(request), {
+        const nacked = await ctx.settler.nackOne(params(request).id, holderOf(request), {
           requeue: body.requeue ?? true,
           delaySeconds: body.delay_seconds ?? 0,
         });
@@ -63,7 +62,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       },
       handler: async (request) => {
         const { seconds } = request.payload as { seconds: number };
-        const extended = await extendLease(ctx.pool, params(request).id, holderOf(request), seconds);
+        const extended = await ctx.settler.extend(params(request).id, holderOf(request), seconds);
         return { message_id: extended.id, lease_expires_at: extended.lease_expires_at.toISOString() };
       },
     },

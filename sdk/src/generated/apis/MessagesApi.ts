@@ -174,7 +174,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. 
+     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. **Retrying is safe**: the same consumer identity acking a message it already acked gets `200` again (as long as the queue\'s acked retention keeps the message; with retention `0` it is `404`), so an ack whose answer was lost can be repeated. Concurrent acks are committed together, one transaction for many. 
      * Acknowledge a message
      */
     async ackMessageRaw(requestParameters: AckMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AckResult>> {
@@ -185,7 +185,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. 
+     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. **Retrying is safe**: the same consumer identity acking a message it already acked gets `200` again (as long as the queue\'s acked retention keeps the message; with retention `0` it is `404`), so an ack whose answer was lost can be repeated. Concurrent acks are committed together, one transaction for many. 
      * Acknowledge a message
      */
     async ackMessage(requestParameters: AckMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AckResult> {
@@ -235,7 +235,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Acks each listed message as `ackMessage` would. The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message, `403` no consume scope for its queue, `409` not UNACKED or not held by the caller. 
+     * Acks each listed message as `ackMessage` would (an id the caller had acked already is listed in `acked` again). The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message, `403` no consume scope for its queue, `409` not UNACKED or not held by the caller. 
      * Acknowledge up to 100 messages
      */
     async ackMessagesRaw(requestParameters: AckMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BatchAckResult>> {
@@ -246,7 +246,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Acks each listed message as `ackMessage` would. The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message, `403` no consume scope for its queue, `409` not UNACKED or not held by the caller. 
+     * Acks each listed message as `ackMessage` would (an id the caller had acked already is listed in `acked` again). The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message, `403` no consume scope for its queue, `409` not UNACKED or not held by the caller. 
      * Acknowledge up to 100 messages
      */
     async ackMessages(requestParameters: AckMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BatchAckResult> {

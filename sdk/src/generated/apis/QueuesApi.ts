@@ -38,12 +38,21 @@ import {
     QueueFromJSON,
     QueueToJSON,
 } from '../models/Queue.js';
+import {
+    type UpdateQueueRequest,
+    UpdateQueueRequestFromJSON,
+    UpdateQueueRequestToJSON,
+} from '../models/UpdateQueueRequest.js';
 
 export interface CreateQueueOperationRequest {
     createQueueRequest: CreateQueueRequest;
 }
 
 export interface DeleteQueueRequest {
+    queue: string;
+}
+
+export interface GetQueueRequest {
     queue: string;
 }
 
@@ -56,6 +65,11 @@ export interface ListQueueMessagesRequest {
 
 export interface PurgeQueueRequest {
     queue: string;
+}
+
+export interface UpdateQueueOperationRequest {
+    queue: string;
+    updateQueueRequest: UpdateQueueRequest;
 }
 
 /**
@@ -175,6 +189,59 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
+     * Creates request options for getQueue without sending the request
+     */
+    async getQueueRequestOpts(requestParameters: GetQueueRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling getQueue().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * One queue and its settings
+     */
+    async getQueueRaw(requestParameters: GetQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Queue>> {
+        const requestOptions = await this.getQueueRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => QueueFromJSON(jsonValue));
+    }
+
+    /**
+     * One queue and its settings
+     */
+    async getQueue(requestParameters: GetQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Queue> {
+        const response = await this.getQueueRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for listQueueMessages without sending the request
      */
     async listQueueMessagesRequestOpts(requestParameters: ListQueueMessagesRequest): Promise<runtime.RequestOpts> {
@@ -222,7 +289,7 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Messages of the queue, oldest first, optionally filtered by status, one page at a time. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
      * List the messages of a queue
      */
     async listQueueMessagesRaw(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MessagePage>> {
@@ -233,7 +300,7 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Messages of the queue, oldest first, optionally filtered by status, one page at a time. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
      * List the messages of a queue
      */
     async listQueueMessages(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MessagePage> {
@@ -340,6 +407,71 @@ export class QueuesApi extends runtime.BaseAPI {
      */
     async purgeQueue(requestParameters: PurgeQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PurgeResult> {
         const response = await this.purgeQueueRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for updateQueue without sending the request
+     */
+    async updateQueueRequestOpts(requestParameters: UpdateQueueOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling updateQueue().'
+            );
+        }
+
+        if (requestParameters['updateQueueRequest'] == null) {
+            throw new runtime.RequiredError(
+                'updateQueueRequest',
+                'Required parameter "updateQueueRequest" was null or undefined when calling updateQueue().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'PATCH',
+            headers: headerParameters,
+            query: queryParameters,
+            body: UpdateQueueRequestToJSON(requestParameters['updateQueueRequest']),
+        };
+    }
+
+    /**
+     * Changes the settings given and keeps the others. A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention to what the queue\'s listing shows at once (`acked_retention_hours: null` follows the broker\'s default again). 
+     * Change a queue\'s settings
+     */
+    async updateQueueRaw(requestParameters: UpdateQueueOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Queue>> {
+        const requestOptions = await this.updateQueueRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => QueueFromJSON(jsonValue));
+    }
+
+    /**
+     * Changes the settings given and keeps the others. A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention to what the queue\'s listing shows at once (`acked_retention_hours: null` follows the broker\'s default again). 
+     * Change a queue\'s settings
+     */
+    async updateQueue(requestParameters: UpdateQueueOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Queue> {
+        const response = await this.updateQueueRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

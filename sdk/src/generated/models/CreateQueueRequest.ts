@@ -47,6 +47,15 @@ export interface CreateQueueRequest {
      * @memberof CreateQueueRequest
      */
     max_retries?: number;
+    /**
+     * How many hours acked messages of this queue are kept, to be listed with `status=ACKED`; `0`
+     * keeps none (an ack deletes the message). `null` (the default) follows the broker's
+     * `MINIQUEUE_ACKED_RETENTION_HOURS`. Expired history is dropped an hour at a time.
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    acked_retention_hours?: number | null;
 }
 
 /**
@@ -72,6 +81,7 @@ export function CreateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'topic_name': json['topic_name'],
         'ack_timeout_seconds': json['ack_timeout_seconds'] == null ? undefined : json['ack_timeout_seconds'],
         'max_retries': json['max_retries'] == null ? undefined : json['max_retries'],
+        'acked_retention_hours': json['acked_retention_hours'] == null ? undefined : json['acked_retention_hours'],
     };
 }
 
@@ -90,6 +100,7 @@ export function CreateQueueRequestToJSONTyped(value?: CreateQueueRequest | null,
         'topic_name': value['topic_name'],
         'ack_timeout_seconds': value['ack_timeout_seconds'],
         'max_retries': value['max_retries'],
+        'acked_retention_hours': value['acked_retention_hours'],
     };
 }
 

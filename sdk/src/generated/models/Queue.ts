@@ -48,6 +48,15 @@ export interface Queue {
      */
     max_retries: number;
     /**
+     * How many hours acked messages of this queue are kept, to be listed with `status=ACKED`; `0`
+     * keeps none (an ack deletes the message). `null` (the default) follows the broker's
+     * `MINIQUEUE_ACKED_RETENTION_HOURS`. Expired history is dropped an hour at a time.
+     * 
+     * @type {number}
+     * @memberof Queue
+     */
+    acked_retention_hours: number | null;
+    /**
      * 
      * @type {Date}
      * @memberof Queue
@@ -63,6 +72,7 @@ export function instanceOfQueue(value: object): value is Queue {
     if (!('topic_name' in value) || value['topic_name'] === undefined) return false;
     if (!('ack_timeout_seconds' in value) || value['ack_timeout_seconds'] === undefined) return false;
     if (!('max_retries' in value) || value['max_retries'] === undefined) return false;
+    if (!('acked_retention_hours' in value) || value['acked_retention_hours'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     return true;
 }
@@ -81,6 +91,7 @@ export function QueueFromJSONTyped(json: any, ignoreDiscriminator: boolean): Que
         'topic_name': json['topic_name'],
         'ack_timeout_seconds': json['ack_timeout_seconds'],
         'max_retries': json['max_retries'],
+        'acked_retention_hours': json['acked_retention_hours'],
         'created_at': (new Date(json['created_at'])),
     };
 }
@@ -100,6 +111,7 @@ export function QueueToJSONTyped(value?: Queue | null, ignoreDiscriminator: bool
         'topic_name': value['topic_name'],
         'ack_timeout_seconds': value['ack_timeout_seconds'],
         'max_retries': value['max_retries'],
+        'acked_retention_hours': value['acked_retention_hours'],
         'created_at': value['created_at'].toISOString(),
     };
 }

@@ -39,4 +39,5 @@ export * from './ReplayResult.js';
 export * from './Session.js';
 export * from './Topic.js';
 export * from './TopicCreated.js';
+export * from './UpdateQueueRequest.js';
 export * from './WsTicket.js';

@@ -1,0 +1,98 @@
+/**
+ * Group commit in the broker: concurrent requests of one kind (single publishes, acks, nacks) go to
+ * PostgreSQL together, as ONE statement in one transaction, instead of one commit each.
+ *
+ * Why: a commit waits for its WAL flush. PostgreSQL already lets concurrent commits share a flush,
+ * but each request still pays a statement, a round trip and a commit record, and the broker's and
+ * the database's CPU per request is what limits single-message traffic on a small machine.
+ *
+ * How requests are gathered, without a fixed delay: a request arriving while fewer than
+ * `maxInFlight` batches run starts a batch on the next turn of the event loop (setImmediate), so
+ * the requests that arrived in the same turn go with it; while all slots are busy, requests wait
+ * and leave together as soon as a slot frees. So an idle broker adds no latency (a batch of one),
+ * and under load the batch grows to what arrives during one commit. Each request is answered only
+ * after its own batch has committed.
+ *
+ * A batch function reports per request (a value or an Error), so one bad request never fails the
+ * others. If the statement itself fails, every request of the batch is tried again alone (unless
+ * the failure is one no retry can mend, such as the database being unreachable), so a request that
+ * breaks the statement fails alone and the others are stored.
+ */
+export interface GroupCommitOptions {
+  /** Requests per statement at most. */
+  maxBatch: number;
+  /** Batches running at once (each holds one pooled connection). */
+  maxInFlight: number;
+  /** Errors after which trying requests alone would only fail again (e.g. database unavailable). */
+  isFinal(error: unknown): boolean;
+}
+
+export type BatchResult<R> = R | Error;
+
+interface Waiting<I, R> {
+  request: I;
+  resolve(value: R): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommit<I, R> {
+  private waiting: Waiting<I, R>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  /** Statements sent, and requests they carried: for the metrics and the round-trip test. */
+  readonly stats = { batches: 0, requests: 0 };
+
+  constructor(
+    private readonly runBatch: (requests: I[]) => Promise<BatchResult<R>[]>,
+    private readonly options: GroupCommitOptions,
+  ) {}
+
+  submit(request: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ request, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0 || this.inFlight >= this.options.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxBatch);
+      this.inFlight += 1;
+      void this.run(batch).finally(() => {
+        this.inFlight -= 1;
+        this.schedule();
+      });
+    }
+  }
+
+  private async run(batch: Waiting<I, R>[]): Promise<void> {
+    this.stats.batches += 1;
+    this.stats.requests += batch.length;
+    let results: BatchResult<R>[];
+    try {
+      results = await this.runBatch(batch.map((entry) => entry.request));
+    } catch (error) {
+      if (batch.length === 1 || this.options.isFinal(error)) {
+        for (const entry of batch) entry.reject(error);
+        return;
+      }
+      // The statement failed as a whole: find out which request broke it by trying each alone.
+      await Promise.all(batch.map((entry) => this.run([entry])));
+      return;
+    }
+    batch.forEach((entry, index) => {
+      const result = results[index];
+      if (result instanceof Error) entry.reject(result);
+      else entry.resolve(result);
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { Queryable } from '../pool.js';
+import { MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
+
+export interface ClaimItem {
+  queue: string;
+  /** The credential's id (plus instance): what the lease is fenced on. */
+  holder: string;
+  /** The same, as people read it. */
+  consumerId: string;
+  limit: number;
+}
+
+/**
+ * Claims for any number of requests, on any queues, in ONE statement: each queue's next available
+ * PENDING messages are handed out to its requests in request order, up to each one's limit. SKIP
+ * LOCKED lets competing statements take different rows instead of waiting on one another; the
+ * lease runs for the queue's ack timeout. The claim index (queue, available_at, seq) WHERE PENDING
+ * finds the head of each queue without touching the rest of a long backlog. One statement for many
+ * consumers also means fewer statements racing for the same head rows: a claimer skips the rows
+ * locked by the others, so lone claims by N consumers at once skip O(N²) rows between them.
+ */
+export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(MessageRow & { ref: number })[]> {
+  const { rows } = await db.query<MessageRow & { ref: number }>(
+    `WITH r AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int)),
+     slot AS (
+       SELECT r.ref, r.queue, r.holder, r.consumer, row_number() OVER (PARTITION BY r.queue ORDER BY r.ref, n) AS n
+         FROM r, generate_series(1, r.lim) AS n),
+     wanted AS (SELECT queue, count(*) AS n FROM slot GROUP BY queue),
+     picked AS (
+       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
+         FROM wanted w CROSS JOIN LATERAL (
+           SELECT id, available_at, seq FROM message
+            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now()
+            ORDER BY available_at, seq
+            LIMIT w.n
+              FOR UPDATE SKIP LOCKED) p)
+     UPDATE message m
+        SET status = 'UNACKED', holder = s.holder, consumer_id = s.consumer, unacked_at = now(),
+            lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
+       FROM picked p JOIN slot s ON s.queue = p.queue AND s.n = p.n, queue q
+      WHERE m.id = p.id AND q.name = m.queue_name
+     RETURNING s.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at`,
+    [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
+  );
+  return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);
+}
+
+/** After an empty claim: does the queue exist, and when does its next PENDING message become available? */
+export async function messageNextAvailable(
+  db: Queryable,
+  queue: string,
+): Promise<{ queueExists: boolean; nextAvailableAt: Date | null }> {
+  const { rows } = await db.query<{ found: boolean; next: Date | null }>(
+    `SELECT EXISTS (SELECT 1 FROM queue WHERE name = $1) AS found,
+            (SELECT available_at FROM message WHERE queue_name = $1 AND status = 'PENDING'
+              ORDER BY available_at, seq LIMIT 1) AS next`,
+    [queue],
+  );
+  return { queueExists: rows[0].found, nextAvailableAt: rows[0].next };
+}
+
+/** Puts claimed messages back as if never claimed (retry count unchanged): their requester left. */
+export async function messageUnclaim(db: Queryable, ids: string[], holder: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE message SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+      WHERE id = ANY($1::uuid[]) AND status = 'UNACKED' AND holder = $2`,
+    [ids, holder],
+  );
+  return rowCount ?? 0;
+}

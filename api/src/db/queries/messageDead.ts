@@ -1,0 +1,43 @@
+import type { Queryable } from '../pool.js';
+
+export interface ReplayedRow {
+  id: string;
+  queue_name: string;
+  available_at: string;
+}
+
+/** The rows `d` (from message_dead, deleted) go back to the live table: PENDING, retries reset. */
+const REVIVE = `INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at)
+  SELECT id, seq, queue_name, topic_name, payload, headers, 'PENDING', 0, published_at, now() FROM d
+  RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
+
+/** DEAD → PENDING for one message; null when it is not DEAD (or does not exist). */
+export async function messageReplay(db: Queryable, id: string): Promise<ReplayedRow | null> {
+  const { rows } = await db.query<ReplayedRow>(
+    `WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *) ${REVIVE}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** DEAD → PENDING for up to `limit` of a queue's dead messages, oldest first. */
+export async function messageReplayQueue(db: Queryable, queue: string, limit: number): Promise<ReplayedRow[]> {
+  const { rows } = await db.query<ReplayedRow>(
+    `WITH pick AS (SELECT id FROM message_dead WHERE queue_name = $1
+                    ORDER BY available_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+          d AS (DELETE FROM message_dead m USING pick WHERE m.id = pick.id RETURNING m.*)
+     ${REVIVE}`,
+    [queue, limit],
+  );
+  return rows;
+}
+
+/** Deletes dead messages that died before the retention allows, in batches. */
+export async function messageDeadDeleteExpired(db: Queryable, retentionHours: number, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM message_dead WHERE id IN (
+       SELECT id FROM message_dead WHERE dead_at < now() - make_interval(hours => $1) ORDER BY dead_at LIMIT $2)`,
+    [retentionHours, limit],
+  );
+  return rowCount ?? 0;
+}

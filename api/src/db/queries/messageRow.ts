@@ -1,0 +1,34 @@
+/** A message row as the API shows it, from whichever table holds it. */
+export interface MessageRow {
+  id: string;
+  seq: number;
+  queue_name: string;
+  topic_name: string;
+  payload: string;
+  headers: Record<string, string>;
+  status: 'PENDING' | 'UNACKED' | 'ACKED' | 'DEAD';
+  retry_count: number;
+  published_at: Date;
+  available_at: Date;
+  consumer_id: string | null;
+  unacked_at: Date | null;
+  lease_expires_at: Date | null;
+  /** available_at as PostgreSQL writes it (microseconds): the paging position. */
+  position: string;
+}
+
+/** The columns every table has, as a MessageRow wants them (`m` is the table's alias). */
+export const MESSAGE_COLUMNS = `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, to_json(m.available_at) #>> '{}' AS position`;
+
+/**
+ * Who may settle a message: its holder, and only on queues the caller may consume from
+ * (`queues` null = any queue).
+ */
+export interface Holder {
+  /** The credential's id (plus the MiniQueue-Instance): what a lease is fenced on. */
+  holder: string;
+  /** The same holder as people read it. */
+  consumerId: string;
+  queues: string[] | null;
+}

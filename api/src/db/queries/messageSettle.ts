@@ -1,0 +1,154 @@
+import type { Queryable } from '../pool.js';
+import type { Holder } from './messageRow.js';
+
+/** One message to settle, by one holder. `ref` says which request asked, for the answer. */
+export interface SettleItem {
+  ref: number;
+  id: string;
+  holder: Holder;
+}
+
+/** The items as the statement reads them ($1, see REQUEST), with `extra` fields per item. */
+const request = <T extends SettleItem>(items: T[], extra: (item: T) => object = () => ({})) =>
+  JSON.stringify(items.map((item) => ({ ref: item.ref, id: item.id, holder: item.holder.holder, queues: item.holder.queues, ...extra(item) })));
+
+/** The request rows of a settle statement: ($1 jsonb) → ref, id, holder, queues. */
+const REQUEST = (columns = '') =>
+  `SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, holder text, queues text[]${columns})`;
+
+/** The message `m` is held by the request `r`'s holder, on a queue the request may settle. */
+const HELD_BY_REQUEST = `m.id = r.id AND m.status = 'UNACKED' AND m.holder = r.holder
+  AND (r.queues IS NULL OR m.queue_name = ANY (r.queues))`;
+
+export interface AckedRow {
+  ref: number;
+  id: string;
+  queue_name: string;
+  published_at: Date;
+}
+
+/**
+ * UNACKED → ACKED for every item whose holder still holds it, in one statement for any number of
+ * requests. The row leaves the live table; it is kept in message_acked when its queue's retention
+ * (or the broker's default) is above zero, and the queue's acked count goes up on this connection's
+ * own counter row. The row lock fences a racing sweeper; an item not returned was not acked.
+ */
+export async function messageAck(db: Queryable, items: SettleItem[], defaultRetentionHours: number): Promise<AckedRow[]> {
+  const { rows } = await db.query<AckedRow>(
+    `WITH r AS (${REQUEST()}),
+     acked AS (
+       DELETE FROM message m USING r WHERE ${HELD_BY_REQUEST}
+       RETURNING m.*, r.ref, now() AS acked_at),
+     kept AS (
+       INSERT INTO message_acked (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
+                                  available_at, holder, consumer_id, unacked_at, acked_at)
+       SELECT a.id, a.seq, a.queue_name, a.topic_name, a.payload, a.headers, a.retry_count, a.published_at,
+              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at
+         FROM acked a JOIN queue q ON q.name = a.queue_name
+        WHERE coalesce(q.acked_retention_hours, $2) > 0),
+     counted AS (
+       UPDATE queue_counter k SET acked = k.acked + g.n
+         FROM (SELECT queue_name, count(*) AS n FROM acked GROUP BY queue_name) g
+        WHERE k.queue_name = g.queue_name AND k.shard = pg_backend_pid() % 16)
+     SELECT ref, id, queue_name, published_at FROM acked`,
+    [request(items), defaultRetentionHours],
+  );
+  return rows;
+}
+
+export interface NackItem extends SettleItem {
+  requeue: boolean;
+  delaySeconds: number;
+}
+
+export interface ReturnedRow {
+  ref: number;
+  id: string;
+  queue_name: string;
+  status: 'PENDING' | 'DEAD';
+  /** As PostgreSQL writes it (microseconds), for PENDING rows: when it is claimable again. */
+  available_at: string;
+  delayed: boolean;
+}
+
+/**
+ * UNACKED → PENDING (retry_count + 1, available after the delay), or → DEAD when `requeue` is false
+ * or the retries are used up, for any number of requests in one statement. A dead message moves to
+ * message_dead with its last holder and claim time, for the dead-letter listing.
+ */
+export async function messageNack(db: Queryable, items: NackItem[]): Promise<ReturnedRow[]> {
+  const { rows } = await db.query<ReturnedRow>(
+    `WITH r AS (${REQUEST(', requeue boolean, delay int')}),
+     t AS (
+       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies
+         FROM message m JOIN r ON ${HELD_BY_REQUEST} JOIN queue q ON q.name = m.queue_name
+          FOR UPDATE OF m),
+     ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'NACKED')}
+     ${LEFT_LEASE}`,
+    [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds }))],
+  );
+  return rows;
+}
+
+/**
+ * CTEs for the rows `t` (id, ref, dies) leaving their lease: `back` goes to its queue again (PENDING,
+ * retry_count + 1, no holder, claimable at `availableAt`); `gone` dies, out of the live table and
+ * into message_dead with its last holder and claim time. `LEFT_LEASE` selects the outcome of both.
+ */
+export const LEAVE_LEASE = (availableAt: string, deadReason: 'NACKED' | 'EXPIRED') =>
+  `back AS (
+     UPDATE message m
+        SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = ${availableAt},
+            holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+       FROM t WHERE m.id = t.id AND NOT t.dies
+     RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed),
+   gone AS (DELETE FROM message m USING t WHERE m.id = t.id AND t.dies RETURNING m.*, t.ref),
+   buried AS (
+     INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
+                               available_at, consumer_id, unacked_at, dead_at, dead_reason)
+     SELECT id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
+            available_at, consumer_id, unacked_at, now(), '${deadReason}' FROM gone)`;
+
+export const LEFT_LEASE = `SELECT ref, id, queue_name, 'PENDING' AS status, available_at, delayed FROM back
+  UNION ALL
+  SELECT ref, id, queue_name, 'DEAD', NULL, false FROM gone`;
+
+/** Sets the lease of a held message to now + seconds. */
+export async function messageExtend(
+  db: Queryable,
+  id: string,
+  holder: Holder,
+  seconds: number,
+): Promise<{ id: string; lease_expires_at: Date } | null> {
+  const { rows } = await db.query<{ id: string; lease_expires_at: Date }>(
+    `UPDATE message SET lease_expires_at = now() + make_interval(secs => $4)
+      WHERE id = $1 AND status = 'UNACKED' AND holder = $2
+        AND ($3::text[] IS NULL OR queue_name = ANY($3::text[]))
+     RETURNING id, lease_expires_at`,
+    [id, holder.holder, holder.queues, seconds],
+  );
+  return rows[0] ?? null;
+}
+
+export interface MessageState {
+  id: string;
+  queue_name: string;
+  status: 'PENDING' | 'UNACKED' | 'ACKED' | 'DEAD';
+  holder: string | null;
+}
+
+/**
+ * Where settling failed: each message's queue, status and holder, wherever it is now. Only on the
+ * failure path, so the success path stays one statement.
+ */
+export async function messageFindState(db: Queryable, ids: string[]): Promise<MessageState[]> {
+  const { rows } = await db.query<MessageState>(
+    `SELECT id, queue_name, status, holder FROM message WHERE id = ANY($1::uuid[])
+     UNION ALL
+     SELECT id, queue_name, 'DEAD', NULL FROM message_dead WHERE id = ANY($1::uuid[])
+     UNION ALL
+     SELECT id, queue_name, 'ACKED', holder FROM message_acked WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return rows;
+}

@@ -1,0 +1,67 @@
+import { EventEmitter } from 'node:events';
+
+/** The broker's transition names, as the monitor feed and the wake-ups know them. */
+export type TransitionEvent =
+  | 'PUBLISHED'
+  | 'CONSUMED'
+  | 'ACKED'
+  | 'NACKED'
+  | 'NACKED_DEAD'
+  | 'REDELIVERED'
+  | 'EXPIRED_DEAD'
+  | 'REPLAYED';
+
+/** Transitions after which messages are PENDING again: claimable now or at `availableAt`. */
+export const MAKES_CLAIMABLE: ReadonlySet<TransitionEvent> = new Set(['PUBLISHED', 'NACKED', 'REDELIVERED', 'REPLAYED']);
+
+/** Messages of one queue that made one transition in one committed statement. */
+export interface Transition {
+  event: TransitionEvent;
+  queue: string;
+  ids: string[];
+  /** For MAKES_CLAIMABLE events: when the messages are claimable, as PostgreSQL wrote it (µs). */
+  availableAt?: string;
+  /** Claimable only later than the commit: waiters and sockets hear of them when they are due. */
+  delayed?: boolean;
+}
+
+/** One message's part in a transition, before grouping. */
+export interface Moved {
+  queue: string;
+  id: string;
+  availableAt?: string;
+  delayed?: boolean;
+}
+
+/** Groups the messages of one statement by queue (and by availability time, for claimable ones). */
+export function transitionsOf(event: TransitionEvent, moved: Moved[]): Transition[] {
+  const groups = new Map<string, Transition>();
+  for (const row of moved) {
+    const key = `${row.queue}\n${row.availableAt ?? ''}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { event, queue: row.queue, ids: [], availableAt: row.availableAt, delayed: row.delayed };
+      groups.set(key, group);
+    }
+    group.ids.push(row.id);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * What this instance's committed statements changed, told in-process right after each commit:
+ * local long polls wake at once, and relays tell the other instances (debounced) and the dashboards
+ * (coalesced). Nothing here runs inside a transaction, so no commit waits for PostgreSQL's notify
+ * lock.
+ */
+export class Changes extends EventEmitter<{ transitions: [Transition[]] }> {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  /** Call only after the statement that made these transitions has committed. */
+  committed(transitions: Transition[]): void {
+    if (transitions.length > 0) this.emit('transitions', transitions);
+  }
+}
