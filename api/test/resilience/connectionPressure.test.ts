@@ -6,6 +6,7 @@ import pg from 'pg';
 import { freePort, startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { errorLeaks } from './support/fetchClient.js';
 import { fetchClient, type FetchClient } from './support/fetchClient.js';
 
 const MAX_CONNECTIONS = 20;
@@ -106,5 +107,31 @@ describe(`${BROKERS} brokers with pools of ${POOL_SIZE} on a database with max_c
     expect(total).toBeGreaterThan(100);
     expect(unavailable).toBe(0);
     expect([...health.keys()]).toEqual([200]);
+  });
+});
+
+describe('a request that finds every pooled connection busy', () => {
+  let mq: TestBroker;
+  beforeAll(async () => {
+    mq = await startTestBroker({ env: { MINIQUEUE_DB_POOL_SIZE: '2', MINIQUEUE_DB_CONNECTION_WAIT_SECONDS: '0.5' } });
+  });
+  afterAll(() => mq?.stop());
+
+  it('waits for one to come back, and gets a 503 saying so with Retry-After when none does in time', async () => {
+    const held = [await mq.pool.connect(), await mq.pool.connect()];
+    const started = Date.now();
+    const refused = await mq.get('/api/v1/topics', mq.adminKey);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe('No database connection became free within 0.5 s; try again shortly');
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(errorLeaks(refused.body)).toEqual([]);
+
+    // Released while the request waits: it is served.
+    const waiting = mq.get('/api/v1/topics', mq.adminKey);
+    await sleep(100);
+    held[0].release();
+    expect((await waiting).status).toBe(200);
+    held[1].release();
   });
 });
