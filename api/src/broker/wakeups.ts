@@ -1,4 +1,4 @@
-import type { NotificationBus } from '../realtime/bus.js';
+import type { NotificationBus, TopologyEvent } from '../realtime/bus.js';
 import { MAKES_CLAIMABLE, type Changes, type Transition } from '../realtime/changes.js';
 import type { WakeupNotification } from '../realtime/wakeupBroadcast.js';
 import type { QueueWaiters } from './waiters.js';
@@ -43,15 +43,21 @@ export function wireWakeups(
     if (notification.instance === instanceId || !Array.isArray(notification.queues)) return;
     for (const [queue, count, at] of notification.queues) news(queue, count, at);
   };
+  // A deleted queue's waiters look again now, find no queue and answer 404, on every instance.
+  const onTopology = (event: TopologyEvent) => {
+    if (event.kind === 'queue' && event.op === 'DELETE') waiters.wake(event.name, Number.POSITIVE_INFINITY);
+  };
   // After a reconnect anything may have been missed: let every waiter look again.
   const onReset = () => waiters.wakeAll();
 
   changes.on('transitions', onLocal);
   bus.on('wakeup', onRemote);
+  bus.on('topology', onTopology);
   bus.on('reset', onReset);
   return () => {
     changes.off('transitions', onLocal);
     bus.off('wakeup', onRemote);
+    bus.off('topology', onTopology);
     bus.off('reset', onReset);
     for (const { timer } of timers.values()) clearTimeout(timer);
     timers.clear();

@@ -59,6 +59,22 @@ describe('clients and API keys', () => {
     expect(again).not.toBe(key);
   });
 
+  it('a client registered again under a revoked name holds none of the old one\'s leases', async () => {
+    await a.post('/api/v1/topics', { name: 'handover' }, a.adminKey);
+    await a.post('/api/v1/queues', { name: 'handover-q', topic_name: 'handover' }, a.adminKey);
+    const old = await a.clientKey('worker-x', ['consume:handover-q']);
+    await a.post('/api/v1/topics/handover/messages', { payload: 'held' }, a.adminKey);
+    const claimed = await a.post('/api/v1/queues/handover-q/consume', undefined, old);
+    expect(claimed.body.consumer_id).toBe('worker-x');
+    expect((await a.del('/api/v1/clients/worker-x', a.adminKey)).status).toBe(204);
+    const successor = await a.clientKey('worker-x', ['consume:handover-q']);
+    const id = claimed.body.message_id;
+    for (const action of ['ack', 'nack', 'extend']) {
+      const answer = await a.post(`/api/v1/messages/${id}/${action}`, action === 'extend' ? { seconds: 60 } : {}, successor);
+      expect([action, answer.status]).toEqual([action, 409]);
+    }
+  });
+
   it('401 for missing, malformed or unknown credentials; 403 for a valid one without the scope', async () => {
     expect((await a.get('/api/v1/topics')).status).toBe(401);
     expect((await a.request('GET', '/api/v1/topics', { headers: { authorization: 'Basic abc' } })).status).toBe(401);

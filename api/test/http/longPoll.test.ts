@@ -72,3 +72,19 @@ describe('long polling', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
+
+describe('a queue deleted under its waiters', () => {
+  it('answers their long polls 404 at once, on every instance', async () => {
+    await a.post('/api/v1/queues', { name: 'short-lived', topic_name: 'lp' }, a.adminKey);
+    const key = await a.clientKey('short-lived-consumer', ['consume:short-lived']);
+    const started = Date.now();
+    const onA = a.post('/api/v1/queues/short-lived/consume?wait_seconds=20', undefined, key);
+    const onB = b.post('/api/v1/queues/short-lived/receive', { wait_seconds: 20 }, key);
+    await sleep(300);
+    expect((await a.del('/api/v1/queues/short-lived', a.adminKey)).status).toBe(204);
+    const answers = await Promise.all([onA, onB]);
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404]);
+    // Not at the end of the wait, nor at the five-second safety recheck.
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
