@@ -13,6 +13,8 @@ export const envSchema = Joi.object({
     .description('PostgreSQL connection string; unset = embedded PostgreSQL in MINIQUEUE_DATA_DIR'),
   MINIQUEUE_DATA_DIR: Joi.string().default('./.miniqueue').description('Data directory of the embedded PostgreSQL'),
   MINIQUEUE_DB_POOL_SIZE: Joi.number().integer().min(2).max(200).default(10).description('Connections in the pool'),
+  MINIQUEUE_DB_CONNECTION_WAIT_SECONDS: Joi.number().min(0.1).max(60).default(5)
+    .description('How long a request waits for a free database connection before it is answered 503'),
   MINIQUEUE_BOOTSTRAP_ADMIN_KEY: Joi.string()
     .pattern(/^mq_[A-Za-z0-9_-]{43,200}$/)
     .description('Key of the bootstrap-admin client (mq_ + at least 43 base64url characters)'),
@@ -57,6 +59,8 @@ export const envSchema = Joi.object({
     .description('Requests per second per client address to routes without a credential (sign-in, health), per instance'),
   MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST: Joi.number().integer().min(1).max(1_000_000).default(100)
     .description('Burst of requests per client address to routes without a credential'),
+  MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL: Joi.number().integer().min(1).max(1_000_000).default(100)
+    .description('WebSockets one credential (API key or session) may hold open at once, per instance'),
 })
   .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
   .custom((env, helpers) =>
@@ -72,6 +76,7 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   dbPoolSize: number;
+  dbConnectionWaitMs: number;
   bootstrapAdminKey?: string;
   maxPayloadBytes: number;
   sweepIntervalSeconds: number;
@@ -87,6 +92,7 @@ export interface Config {
   publicViewer: boolean;
   commit: string;
   rateLimit: { enabled: boolean; perSecond: number; burst: number; anonymousPerSecond: number; anonymousBurst: number };
+  wsMaxSocketsPerCredential: number;
 }
 
 const list = (value: string): string[] =>
@@ -101,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.MINIQUEUE_DATA_DIR,
     dbPoolSize: e.MINIQUEUE_DB_POOL_SIZE,
+    dbConnectionWaitMs: Math.round(e.MINIQUEUE_DB_CONNECTION_WAIT_SECONDS * 1000),
     bootstrapAdminKey: e.MINIQUEUE_BOOTSTRAP_ADMIN_KEY,
     maxPayloadBytes: e.MINIQUEUE_MAX_PAYLOAD_BYTES,
     sweepIntervalSeconds: e.MINIQUEUE_SWEEP_INTERVAL_SECONDS,
@@ -124,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonymousPerSecond: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_PER_SECOND,
       anonymousBurst: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST,
     },
+    wsMaxSocketsPerCredential: e.MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL,
   };
 }

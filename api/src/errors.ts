@@ -57,8 +57,12 @@ export class RateLimitedError extends BrokerError {
     super(429, message);
   }
 }
+/** `retryAfterSeconds`, when known, becomes the Retry-After header. */
 export class UnavailableError extends BrokerError {
-  constructor(message = 'Database unavailable, try again shortly') {
+  constructor(
+    message = 'Database unavailable, try again shortly',
+    readonly retryAfterSeconds?: number,
+  ) {
     super(503, message);
   }
 }

@@ -39,7 +39,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   const databaseUrl = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
   const applied = await migrate(databaseUrl);
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
-  const pool = createPool(databaseUrl, config.dbPoolSize);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs);
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
   if (newAdminKey) await log.newAdminKey?.(newAdminKey);
   const bus = new NotificationBus(databaseUrl, (message, error) => log.error(message, error));

@@ -12,7 +12,7 @@ import { resolveSession } from './auth/sessions.js';
 import { registerGithubSignIn } from './auth/github.js';
 import { corsOptions } from './http/cors.js';
 import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeaders.js';
-import { registerRateLimits } from './http/rateLimit.js';
+import { RateLimits, registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
 import { Claimer } from './broker/claimer.js';
@@ -28,6 +28,7 @@ import { recordRequestDurations, registerRequestLogging } from './http/logging.j
 import type { AppContext } from './http/context.js';
 import { failAction, registerErrorShape } from './http/errors.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
+import { ConnectionDrain } from './http/drain.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -54,7 +55,10 @@ export interface Broker {
   server: Hapi.Server;
   context: AppContext;
   logger: Logger;
-  /** Ends long polls, stops taking requests, waits for in-flight ones (up to the timeout). */
+  /**
+   * Stops taking connections, answers what arrives on open ones with `Connection: close`, ends long
+   * polls, and waits for in-flight requests (all up to the shutdown timeout).
+   */
   stop(): Promise<void>;
 }
 
@@ -95,10 +99,13 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const publisher = new Publisher({ pool, changes, idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
   const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
   const claimer = new Claimer({ pool, groupCommit });
+  // One set of buckets for HTTP requests and WebSocket handshakes alike.
+  const rateLimits = new RateLimits(config.rateLimit);
   const context: AppContext = {
-    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, instanceId, version: VERSION,
+    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION,
   };
 
+  const drain = new ConnectionDrain(server.listener);
   const unwire = wireWakeups(changes, bus, waiters, instanceId);
   // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
   const wakeups = new WakeupBroadcast(notifications, instanceId);
@@ -119,7 +126,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   refuseOversizedBodies(server);
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
-  registerRateLimits(server, config);
+  registerRateLimits(server, rateLimits);
   // After registerErrorShape: its onPreResponse replaces error responses, which must get these too.
   registerSecurityHeaders(server);
   recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));
@@ -162,8 +169,11 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     context,
     logger,
     async stop() {
+      const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+      if (server.info.started) drain.start();
       waiters.close();
-      await server.stop({ timeout: config.shutdownTimeoutSeconds * 1000 });
+      if (server.info.started) await drain.finished(deadline);
+      await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
       unwire();
       changes.off('transitions', broadcast);
       wakeups.stop();

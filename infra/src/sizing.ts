@@ -55,12 +55,16 @@ export function needsAutoscaler(s: Scaling): boolean {
 
 /**
  * Connections per broker, so that every replica the HPA may start fits in the database.
- * Each broker holds its pool, one LISTEN connection for cross-instance notifications and, while
- * it starts, one for migrations under the advisory lock. Ten connections stay free for
- * PostgreSQL's reserved slots and a person with psql.
+ * Besides its pool, each broker holds two dedicated connections (LISTEN for cross-instance
+ * notifications, and the realtime coordinator's session for consumer sockets and the dispatcher
+ * lock) and opens one more for a moment: the health check's, or at start-up (before the pool
+ * exists) the one for migrations. Ten connections stay free for PostgreSQL's reserved slots and
+ * a person with psql.
  */
+export const DEDICATED_CONNECTIONS_PER_BROKER = 3;
+
 export function dbPoolSize(maxReplicas: number, databaseMaxConnections: number): number {
-  const budget = Math.floor((databaseMaxConnections - 10) / maxReplicas) - 2;
+  const budget = Math.floor((databaseMaxConnections - 10) / maxReplicas) - DEDICATED_CONNECTIONS_PER_BROKER;
   if (budget < 2) {
     throw new Error(
       `${maxReplicas} brokers do not fit in ${databaseMaxConnections} database connections: ` +

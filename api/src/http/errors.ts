@@ -1,8 +1,8 @@
 import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ValidationError as JoiValidationError } from 'joi';
-import { BrokerError, RateLimitedError, ValidationError, type FieldError } from '../errors.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { BrokerError, RateLimitedError, UnavailableError, ValidationError, type FieldError } from '../errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 
 export interface ErrorBody {
   status: number;
@@ -45,9 +45,16 @@ export function registerErrorShape(server: Server, logError: (request: Request, 
       const value = response.output.headers[name];
       if (value !== undefined) reply.header(name, String(value));
     }
-    if (response instanceof RateLimitedError) reply.header('Retry-After', String(response.retryAfterSeconds));
+    const retryAfter = retryAfterOf(response);
+    if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
     return reply;
   });
+}
+
+/** Seconds after which a retry may succeed: a rate limit's own, or a database that went away. */
+function retryAfterOf(error: Boom.Boom): number | undefined {
+  if (error instanceof RateLimitedError || error instanceof UnavailableError) return error.retryAfterSeconds;
+  return isDatabaseUnavailable(error) ? DATABASE_RETRY_AFTER_SECONDS : undefined;
 }
 
 /** joi validation failures become a 400 listing each field problem. */

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { reconnectDelayMs } from './reconnect.js';
 import type { MonitorNotification } from './monitorRelay.js';
 import type { WakeupNotification } from './wakeupBroadcast.js';
 
@@ -61,12 +62,11 @@ const CHANNELS: Record<string, keyof BusEvents> = {
   miniqueue_ws_push: 'wsPush',
 };
 
-const MAX_RECONNECT_DELAY_MS = 5_000;
-
 /**
  * One dedicated connection LISTENing for what every instance commits. Notifications arrive only
  * after the writing transaction commits, from whichever instance wrote. When the connection
- * drops it reconnects with backoff and emits `reset`, since notifications sent meanwhile are lost.
+ * drops it reconnects, backing off to under a second (see reconnect.ts), and emits `reset`, since
+ * notifications sent meanwhile are lost.
  */
 export class NotificationBus extends EventEmitter<BusEvents> {
   private client?: pg.Client;
@@ -96,8 +96,13 @@ export class NotificationBus extends EventEmitter<BusEvents> {
     client.on('notification', (message) => this.dispatch(message.channel, message.payload));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
-    await client.connect();
-    await client.query(Object.keys(CHANNELS).map((channel) => `LISTEN ${channel}`).join('; '));
+    try {
+      await client.connect();
+      await client.query(Object.keys(CHANNELS).map((channel) => `LISTEN ${channel}`).join('; '));
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     this.client = client;
     this.emit('reset');
   }
@@ -110,14 +115,13 @@ export class NotificationBus extends EventEmitter<BusEvents> {
   }
 
   private scheduleReconnect(attempt: number): void {
-    const delay = Math.min(100 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
     this.reconnectTimer = setTimeout(() => {
       if (this.stopped) return;
       this.connect().catch((error) => {
         this.log('notification reconnect failed', error);
         this.scheduleReconnect(attempt + 1);
       });
-    }, delay);
+    }, reconnectDelayMs(attempt));
   }
 
   private dispatch(channel: string, payload: string | undefined): void {

@@ -9,13 +9,12 @@ import {
   wsMonitorAbsent,
   wsMonitorPresent,
 } from './queries.js';
+import { reconnectDelayMs } from './reconnect.js';
 
 export interface CoordinatorEvents {
   /** This instance became (true) or stopped being (false) the dispatcher. */
   leadership: [boolean];
 }
-
-const MAX_RECONNECT_DELAY_MS = 5_000;
 
 /**
  * This instance's own PostgreSQL session for consumer sockets. It registers the sockets held here
@@ -155,13 +154,12 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
   private scheduleReconnect(attempt: number): void {
     if (this.stopped) return;
     clearTimeout(this.reconnectTimer);
-    const delay = Math.min(100 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
     this.reconnectTimer = setTimeout(() => {
       this.connect().catch((error) => {
         this.log('realtime coordination reconnect failed', error);
         this.scheduleReconnect(attempt + 1);
       });
-    }, delay);
+    }, reconnectDelayMs(attempt));
     this.reconnectTimer.unref();
   }
 

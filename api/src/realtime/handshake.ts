@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FieldError } from '../errors.js';
 import { originAllowed } from '../http/cors.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 export type Endpoint = 'consume' | 'monitor';
 
@@ -21,6 +22,14 @@ export class Refusal extends Error {
     return [false, this.status, body, { 'Content-Type': 'application/json; charset=utf-8', ...this.headers }];
   }
 }
+
+/** 429: a limit was reached; the client may try again after `retryAfterSeconds`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new Refusal(429, message, null, { 'Retry-After': String(retryAfterSeconds) });
+
+/** 503: the database could not be reached, or had no connection free in time. */
+export const databaseUnavailable = () =>
+  new Refusal(503, 'Database unavailable, try again shortly', null, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
 
 export interface Target {
   endpoint: Endpoint;

@@ -4,7 +4,7 @@ import type { CredentialResolver } from '../auth/credentials.js';
 import type { Principal } from '../auth/principal.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { redeemWsTicket, WS_TICKET_PREFIX } from '../auth/tickets.js';
-import { Refusal } from './handshake.js';
+import { databaseUnavailable, Refusal } from './handshake.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const unauthorized = (message: string) => new Refusal(401, message, null, { 'WWW-Authenticate': 'Bearer' });
@@ -32,7 +32,7 @@ export async function principalOfHandshake(
     return principal;
   } catch (error) {
     if (error instanceof Refusal) throw error;
-    if (isDatabaseUnavailable(error)) throw new Refusal(503, 'Database unavailable, try again shortly');
+    if (isDatabaseUnavailable(error)) throw databaseUnavailable();
     throw error;
   }
 }

@@ -12,15 +12,19 @@ import type { Transition } from './changes.js';
 import { ConsumerSockets } from './consumerSockets.js';
 import { Coordinator } from './coordinator.js';
 import { Dispatcher, type Delivery } from './dispatcher.js';
-import { checkOrigin, Refusal, targetOf, type Endpoint } from './handshake.js';
+import { checkOrigin, databaseUnavailable, Refusal, targetOf, tooManyRequests, type Endpoint } from './handshake.js';
 import { principalOfHandshake } from './handshakeAuth.js';
 import { Heartbeat } from './heartbeat.js';
 import { MonitorFeed, type MonitorFeedLimits } from './monitorFeed.js';
 import { monitorEventsOfTopology } from './monitorEvents.js';
 import { MonitorRelay, type MonitorNotification } from './monitorRelay.js';
 import { ReadyRelay } from './readyRelay.js';
+import { SocketQuota } from './socketQuota.js';
 
-export type RealtimeContext = Pick<AppContext, 'config' | 'pool' | 'credentials' | 'bus' | 'changes' | 'notifications' | 'instanceId'>;
+export type RealtimeContext = Pick<
+  AppContext,
+  'config' | 'pool' | 'credentials' | 'bus' | 'changes' | 'notifications' | 'instanceId' | 'rateLimits'
+>;
 
 export interface RealtimeOptions {
   heartbeatIntervalMs?: number;
@@ -38,6 +42,8 @@ const CLOSE_GOING_AWAY = 1001;
 interface Admission {
   endpoint: Endpoint;
   principal: Principal;
+  /** This socket's place in its credential's SocketQuota. */
+  quotaKey: string;
   startedAt: number;
   queue?: string;
   socketId?: string;
@@ -66,6 +72,7 @@ export class RealtimeHub {
   private readonly admissions = new WeakMap<IncomingMessage, Admission>();
   private readonly held = new Map<WebSocket, Admission>();
   private readonly credentialChanges = new Map<string, number>();
+  private readonly quota: SocketQuota;
   private readonly log: (message: string, error?: unknown) => void;
   private listener?: HttpServer;
   private started = false;
@@ -78,6 +85,7 @@ export class RealtimeHub {
     this.log = options.log ?? (() => undefined);
     this.instanceId = context.instanceId;
     this.monitors = new MonitorFeed(options.monitorLimits);
+    this.quota = new SocketQuota(context.config.wsMaxSocketsPerCredential);
     this.coordinator = new Coordinator(
       { ...context.pool.options, application_name: 'miniqueue-ws' },
       this.instanceId,
@@ -179,21 +187,49 @@ export class RealtimeHub {
     checkOrigin(request, this.context.config.corsAllowedOrigins);
     const queue = endpoint === 'consume' ? queueOf(params) : undefined;
     const startedAt = Date.now();
-    const principal = await principalOfHandshake(request, params, this.context);
+    const principal = await this.authenticate(request, params);
+    // Handshakes spend the credential's HTTP tokens: before the scope check, as requests do.
+    const wait = this.context.rateLimits.takeCredential(principal);
+    if (wait > 0) throw tooManyRequests('Too many requests with this credential', wait);
     const required = queue === undefined ? 'view' : `consume:${queue}`;
     if (!hasScope(principal, required)) throw new Refusal(403, `This needs the scope ${required} (or admin)`);
-    const admission: Admission = { endpoint, principal, startedAt, queue };
-    if (queue !== undefined) {
-      admission.socketId = randomBytes(9).toString('base64url');
-      await this.register(admission.socketId, queue);
-    } else {
-      // Recorded BEFORE the 101, so no transition committed after `open` goes unnotified.
-      await this.coordinator.acquireMonitor().catch((error: unknown) => {
-        this.coordinator.releaseMonitor();
-        throw isDatabaseUnavailable(error) ? new Refusal(503, 'Database unavailable, try again shortly') : error;
-      });
+    const quotaKey = `${principal.kind}:${principal.credentialId}`;
+    if (!this.quota.take(quotaKey)) {
+      throw tooManyRequests(`This credential already holds ${this.quota.max} WebSockets on this instance; close one first`, 1);
+    }
+    const admission: Admission = { endpoint, principal, quotaKey, startedAt, queue };
+    try {
+      if (queue !== undefined) {
+        admission.socketId = randomBytes(9).toString('base64url');
+        await this.register(admission.socketId, queue);
+      } else {
+        // Recorded BEFORE the 101, so no transition committed after `open` goes unnotified.
+        await this.coordinator.acquireMonitor().catch((error: unknown) => {
+          this.coordinator.releaseMonitor();
+          throw isDatabaseUnavailable(error) ? databaseUnavailable() : error;
+        });
+      }
+    } catch (error) {
+      this.quota.release(quotaKey);
+      throw error;
     }
     return admission;
+  }
+
+  /**
+   * Who is it. An address whose handshakes keep failing on their credential is refused before the
+   * credential is even looked up, so random keys or tickets cost no database work.
+   */
+  private async authenticate(request: IncomingMessage, params: URLSearchParams): Promise<Principal> {
+    const address = request.socket.remoteAddress ?? '';
+    const blocked = this.context.rateLimits.handshakeFailuresWait(address);
+    if (blocked > 0) throw tooManyRequests('Too many failed WebSocket handshakes from this address', blocked);
+    try {
+      return await principalOfHandshake(request, params, this.context);
+    } catch (error) {
+      if (error instanceof Refusal && error.status === 401) this.context.rateLimits.noteFailedHandshake(address);
+      throw error;
+    }
   }
 
   /** Joins the rotation BEFORE the 101, so a publish committed after `open` already counts this socket. */
@@ -204,12 +240,13 @@ export class RealtimeHub {
       this.readyRelay.memberChanged({ op: 'INSERT', id: socketId, queue, instance: this.instanceId });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw new Refusal(404, `No queue found with the name ${queue}`);
-      if (isDatabaseUnavailable(error)) throw new Refusal(503, 'Database unavailable, try again shortly');
+      if (isDatabaseUnavailable(error)) throw databaseUnavailable();
       throw error;
     }
   }
 
   private release(admission: Admission): void {
+    this.quota.release(admission.quotaKey);
     if (admission.socketId) void this.coordinator.unregister(admission.socketId);
     else this.coordinator.releaseMonitor();
   }
@@ -238,13 +275,8 @@ export class RealtimeHub {
     this.held.delete(socket);
     this.heartbeat.untrack(socket);
     this.monitors.remove(socket);
-    const { socketId } = admission;
-    if (socketId) {
-      this.consumers.remove(socketId);
-      void this.coordinator.unregister(socketId);
-    } else {
-      this.coordinator.releaseMonitor();
-    }
+    if (admission.socketId) this.consumers.remove(admission.socketId);
+    this.release(admission);
   }
 
   private end(socket: WebSocket, code: number, reason: string): void {

@@ -46,7 +46,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: '5',
     ...options.env,
   });
-  const pool = createPool(databaseUrl, config.dbPoolSize);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs);
   await ensureAdmin(pool, adminKey);
   const bus = new NotificationBus(databaseUrl);
   await bus.start();

@@ -37,4 +37,14 @@ describe('TokenBuckets', () => {
     for (let i = 0; i < 500; i += 1) buckets.take(`k${i}`);
     expect(buckets.size).toBeLessThanOrEqual(50);
   });
+
+  it('says what take() would answer without taking a token', () => {
+    let now = 0;
+    const buckets = new TokenBuckets(1, 2, () => now);
+    expect([buckets.wait('k'), buckets.wait('k'), buckets.wait('k')]).toEqual([0, 0, 0]);
+    expect([buckets.take('k'), buckets.take('k')]).toEqual([0, 0]);
+    expect(buckets.wait('k')).toBe(1);
+    now += 1_000;
+    expect(buckets.wait('k')).toBe(0);
+  });
 });

@@ -8,22 +8,23 @@ export interface WsTicketRow {
   credential_id: string;
 }
 
+/** `credentialHash`: the hash of the API key or session token that asked for the ticket. */
 export async function wsTicketInsert(
   db: Queryable,
-  ticket: WsTicketRow & { ticketHash: Buffer; ttlSeconds: number },
+  ticket: WsTicketRow & { ticketHash: Buffer; credentialHash: Buffer; ttlSeconds: number },
 ): Promise<Date> {
   const { rows } = await db.query<{ expires_at: Date }>(
-    `INSERT INTO ws_ticket (ticket_hash, name, kind, scopes, owner, credential_id, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) RETURNING expires_at`,
-    [ticket.ticketHash, ticket.name, ticket.kind, ticket.scopes, ticket.owner, ticket.credential_id, ticket.ttlSeconds],
+    `INSERT INTO ws_ticket (ticket_hash, name, kind, scopes, owner, credential_id, credential_hash, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8)) RETURNING expires_at`,
+    [ticket.ticketHash, ticket.name, ticket.kind, ticket.scopes, ticket.owner, ticket.credential_id, ticket.credentialHash, ticket.ttlSeconds],
   );
   return rows[0].expires_at;
 }
 
 /**
  * Uses a ticket up (deleted as it is read: one redemption wins). It yields nothing when expired,
- * or when the credential that asked for it has since been revoked or has ended, so a ticket never
- * outlives its credential.
+ * or when the credential that asked for it has since been rotated, revoked or has ended, so a
+ * ticket never outlives the very key or session it was minted with.
  */
 export async function wsTicketTake(db: Queryable, ticketHash: Buffer): Promise<WsTicketRow | null> {
   const { rows } = await db.query<WsTicketRow>(
@@ -31,8 +32,10 @@ export async function wsTicketTake(db: Queryable, ticketHash: Buffer): Promise<W
      SELECT t.name, t.kind, t.scopes, t.owner, t.credential_id FROM taken t
       WHERE t.expires_at > now()
         AND CASE t.kind
-              WHEN 'client' THEN EXISTS (SELECT 1 FROM client c WHERE c.id = t.credential_id AND c.revoked_at IS NULL)
-              ELSE EXISTS (SELECT 1 FROM dashboard_session s WHERE s.id = t.credential_id AND s.expires_at > now())
+              WHEN 'client' THEN EXISTS (SELECT 1 FROM client c WHERE c.id = t.credential_id AND c.revoked_at IS NULL
+                                                                    AND c.key_hash = t.credential_hash)
+              ELSE EXISTS (SELECT 1 FROM dashboard_session s WHERE s.id = t.credential_id AND s.expires_at > now()
+                                                                AND s.token_hash = t.credential_hash)
             END`,
     [ticketHash],
   );

@@ -6,6 +6,7 @@ import { exchangeLoginCode, issueLoginCode } from '../../auth/loginCodes.js';
 import { scopesForLogin } from '../../auth/roles.js';
 import { endSession } from '../../auth/sessions.js';
 import { issueWsTicket } from '../../auth/tickets.js';
+import type { CredentialArtifacts } from '../../auth/scheme.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
 
@@ -124,7 +125,8 @@ export function authRoutes(ctx: AppContext): ServerRoute[] {
       method: 'POST',
       path: '/api/v1/auth/ws-ticket',
       options: access('any'),
-      handler: (request) => issueWsTicket(ctx.pool, principalOf(request)),
+      handler: (request) =>
+        issueWsTicket(ctx.pool, principalOf(request), (request.auth.artifacts as unknown as CredentialArtifacts).credentialHash),
     },
   ];
 }

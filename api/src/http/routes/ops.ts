@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ServerRoute } from '@hapi/hapi';
 import { UnavailableError } from '../../errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/errors.js';
+import { DatabaseHealth } from '../../db/health.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 
@@ -9,17 +11,14 @@ export const OPENAPI_PATH = fileURLToPath(new URL('../../../../openapi.yaml', im
 
 export function opsRoutes(ctx: AppContext): ServerRoute[] {
   const openapi = readFileSync(OPENAPI_PATH, 'utf8');
+  const health = new DatabaseHealth(ctx.pool.options);
   return [
     {
       method: 'GET',
       path: '/actuator/health',
       options: access('none'),
       handler: async () => {
-        try {
-          await ctx.pool.query('SELECT 1');
-        } catch {
-          throw new UnavailableError('Database unreachable');
-        }
+        if (!(await health.isUp())) throw new UnavailableError('Database unreachable', DATABASE_RETRY_AFTER_SECONDS);
         return { status: 'UP' };
       },
     },

@@ -8,6 +8,8 @@ const START_TIMEOUT_MS = 30_000;
 export interface BrokerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
   /** SIGKILL: no shutdown hook runs, exactly like a crash or an OOM kill. */
   kill(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function spawnBroker(env: Record<string, string>): Promise<BrokerPr
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    output: () => output,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

@@ -3,6 +3,7 @@ import { checkResponse } from '../../helpers/contract.js';
 export interface FetchResponse<T = any> {
   status: number;
   body: T;
+  headers: Headers;
 }
 
 export interface FetchClient {
@@ -29,7 +30,7 @@ export function fetchClient(baseUrl: string, timeoutMs = 15_000): FetchClient {
       const text = await response.text();
       const parsed = type.includes('application/json') && text ? JSON.parse(text) : text;
       checkResponse(method, path, response.status, parsed, type);
-      return { status: response.status, body: parsed };
+      return { status: response.status, body: parsed, headers: response.headers };
     },
   };
 }
