@@ -8,13 +8,22 @@ export const name = Joi.string()
 
 export const messageId = Joi.string().guid().messages({ 'string.guid': 'must be a UUID' });
 
-export const delaySeconds = Joi.number().integer().min(0).max(900);
+/**
+ * Numbers and booleans of JSON bodies: JSON has real ones, so `"10"` is refused as the contract's
+ * types say (joi would convert it). The query string is all text and still converts.
+ */
+export const bodyInteger = () => Joi.number().integer().strict();
+export const bodyBoolean = () => Joi.boolean().strict();
+
+export const delaySeconds = bodyInteger().min(0).max(900);
 
 export const headers = Joi.object().pattern(Joi.string().min(1).max(200), Joi.string().max(4096).allow('')).max(50);
 
 export const idempotencyKey = Joi.string().min(1).max(200);
 
+/** In the query string of consume; `bodyWaitSeconds` in the body of receive. */
 export const waitSeconds = Joi.number().integer().min(0).max(20);
+export const bodyWaitSeconds = waitSeconds.strict();
 
 export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
 

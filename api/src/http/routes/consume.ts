@@ -5,7 +5,7 @@ import { claimMessages } from '../../broker/claim.js';
 import { toMessage } from '../../broker/message.js';
 import { access, consumerIdOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { name, waitSeconds } from '../schemas.js';
+import { bodyInteger, bodyWaitSeconds, name, waitSeconds } from '../schemas.js';
 
 /** Aborts a long poll when its client goes away, so the wait ends and nothing is claimed for nobody. */
 function disconnectSignal(request: Request): AbortSignal {
@@ -49,8 +49,8 @@ export function consumeRoutes(ctx: AppContext): ServerRoute[] {
         validate: {
           params,
           payload: Joi.object({
-            max_messages: Joi.number().integer().min(1).max(100).default(1),
-            wait_seconds: waitSeconds.default(0),
+            max_messages: bodyInteger().min(1).max(100).default(1),
+            wait_seconds: bodyWaitSeconds.default(0),
           }).allow(null),
         },
       },

@@ -5,7 +5,7 @@ import { createQueue, deleteQueue, listQueues, purgeQueue } from '../../broker/t
 import { listMessages } from '../../broker/listing.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
-import { name, pageQuery, status } from '../schemas.js';
+import { bodyInteger, name, pageQuery, status } from '../schemas.js';
 
 const queueParams = Joi.object({ queue: name.required() });
 
@@ -20,8 +20,8 @@ export function queueRoutes(ctx: AppContext): ServerRoute[] {
           payload: Joi.object({
             name: name.required(),
             topic_name: name.required(),
-            ack_timeout_seconds: Joi.number().integer().min(1).max(43200).default(30),
-            max_retries: Joi.number().integer().min(0).max(100).default(5),
+            ack_timeout_seconds: bodyInteger().min(1).max(43200).default(30),
+            max_retries: bodyInteger().min(0).max(100).default(5),
           }),
         },
       },
