@@ -17,9 +17,35 @@ export const bodyBoolean = () => Joi.boolean().strict();
 
 export const delaySeconds = bodyInteger().min(0).max(900);
 
-export const headers = Joi.object().pattern(Joi.string().min(1).max(200), Joi.string().max(4096).allow('')).max(50);
+/**
+ * What PostgreSQL cannot keep in text or jsonb (NUL), or is not Unicode at all (an unpaired UTF-16
+ * surrogate, which JSON's \uD800 escapes can carry). Refused up front, naming the field, rather
+ * than failing in the database with an error that quotes the content.
+ */
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
-export const idempotencyKey = Joi.string().min(1).max(200);
+/** Free text the broker stores: payloads, header names and values, idempotency keys. */
+export const storableText = () =>
+  Joi.string().pattern(UNSTORABLE, { invert: true }).messages({ 'string.pattern.invert.base': UNSTORABLE_MESSAGE });
+
+const HEADER_NAME_MAX = 200;
+
+/**
+ * Message headers. Any JSON object key is a name (the empty one too: OpenAPI 3.0 cannot restrict
+ * names, so the contract allows it); only length and storability are checked, and a bad name is
+ * reported on `headers` without echoing it.
+ */
+export const headers = Joi.object()
+  .pattern(Joi.string().allow(''), storableText().max(4096).allow(''))
+  .max(50)
+  .custom((value: Record<string, string>, helpers) =>
+    Object.keys(value).some((key) => key.length > HEADER_NAME_MAX || UNSTORABLE.test(key))
+      ? helpers.message({ custom: `names must be at most ${HEADER_NAME_MAX} characters and ${UNSTORABLE_MESSAGE}` })
+      : value,
+  );
+
+export const idempotencyKey = storableText().min(1).max(200);
 
 /** In the query string of consume; `bodyWaitSeconds` in the body of receive. */
 export const waitSeconds = Joi.number().integer().min(0).max(20);
