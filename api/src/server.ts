@@ -21,6 +21,7 @@ import { recordRequestDurations, registerRequestLogging } from './http/logging.j
 import type { AppContext } from './http/context.js';
 import { failAction, registerErrorShape } from './http/errors.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
+import { refuseUnsupportedBodies } from './http/bodyType.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -65,7 +66,10 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     router: { stripTrailingSlash: true },
     routes: {
       validate: { failAction, options: { abortEarly: false } },
-      payload: { maxBytes: 64 * 1024 },
+      // Bodies are JSON wherever the contract takes one: anything else is 415 from the headers,
+      // before a byte of it is read (an octet-stream body would otherwise become a Buffer that joi
+      // reports byte by byte).
+      payload: { maxBytes: 64 * 1024, allow: 'application/json' },
       response: { emptyStatusCode: 204 },
       cors: corsOptions(config),
       security: SECURITY_HEADERS,
@@ -94,6 +98,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   });
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
   refuseOversizedBodies(server);
+  refuseUnsupportedBodies(server);
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
   registerRateLimits(server, config);

@@ -21,6 +21,7 @@ function describe(error: Boom.Boom, request: Request): { status: number; message
   if (status >= 500) return { status, message: 'Internal server error', errors: null };
   if (status === 404) return { status, message: `No route for ${request.method.toUpperCase()} ${request.path}`, errors: null };
   if (status === 413) return { status, message: 'Request body is larger than this route accepts', errors: null };
+  if (status === 415) return { status, message: 'Request bodies must be JSON: send Content-Type: application/json', errors: null };
   if (status === 403) return { status, message: insufficientScopeMessage(request), errors: null };
   return { status, message: String(error.output.payload.message || error.output.payload.error), errors: null };
 }
@@ -50,13 +51,24 @@ export function registerErrorShape(server: Server, logError: (request: Request, 
   });
 }
 
-/** joi validation failures become a 400 listing each field problem. */
+/**
+ * An answer to bad input stays small whatever the input: a body with thousands of unknown keys
+ * (or one key of 60 KB) gets the first few problems, each cut short, and a count of the rest.
+ */
+const MAX_LISTED_PROBLEMS = 10;
+const MAX_FIELD_LENGTH = 100;
+const MAX_PROBLEM_LENGTH = 200;
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** joi validation failures become a 400 listing the field problems (the first ten). */
 export const failAction: Lifecycle.Method = (_request, _h, error) => {
   const details = (error as JoiValidationError | undefined)?.details ?? [];
-  const errors = details.map((detail) => ({
-    field: detail.path.join('.') || String(detail.context?.key ?? 'body'),
-    message: detail.message.replace(/^"[^"]*" /, ''),
+  const errors = details.slice(0, MAX_LISTED_PROBLEMS).map((detail) => ({
+    field: cut(detail.path.join('.') || String(detail.context?.key ?? 'body'), MAX_FIELD_LENGTH),
+    message: cut(detail.message.replace(/^"(?:[^"\\]|\\.)*" /, ''), MAX_PROBLEM_LENGTH),
   }));
-  const summary = errors.length > 0 ? errors.map((e) => `${e.field} ${e.message}`).join('; ') : 'Invalid request';
+  const more = details.length - errors.length;
+  const listed = errors.map((e) => `${e.field} ${e.message}`).join('; ');
+  const summary = errors.length === 0 ? 'Invalid request' : more > 0 ? `${listed}; and ${more} more problems` : listed;
   throw new ValidationError(summary, errors.length > 0 ? errors : null);
 };
