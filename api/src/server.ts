@@ -19,9 +19,11 @@ import { Metrics } from './metrics.js';
 import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
 import type { AppContext } from './http/context.js';
-import { failAction, registerErrorShape } from './http/errors.js';
+import { registerErrorShape } from './http/errors.js';
+import { VALIDATION_OPTIONS, failAction } from './http/validationFailures.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
 import { refuseUnsupportedBodies } from './http/bodyType.js';
+import { refuseWideBodies } from './http/bodyShape.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -65,7 +67,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     host: config.host,
     router: { stripTrailingSlash: true },
     routes: {
-      validate: { failAction, options: { abortEarly: false } },
+      validate: { failAction, options: VALIDATION_OPTIONS },
       // Bodies are JSON wherever the contract takes one: anything else is 415 from the headers,
       // before a byte of it is read (an octet-stream body would otherwise become a Buffer that joi
       // reports byte by byte).
@@ -99,6 +101,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
   refuseOversizedBodies(server);
   refuseUnsupportedBodies(server);
+  refuseWideBodies(server);
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
   registerRateLimits(server, config);

@@ -1,7 +1,6 @@
 import Boom from '@hapi/boom';
-import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { ValidationError as JoiValidationError } from 'joi';
-import { BrokerError, RateLimitedError, ValidationError, type FieldError } from '../errors.js';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import { BrokerError, RateLimitedError, type FieldError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 
 export interface ErrorBody {
@@ -50,25 +49,3 @@ export function registerErrorShape(server: Server, logError: (request: Request, 
     return reply;
   });
 }
-
-/**
- * An answer to bad input stays small whatever the input: a body with thousands of unknown keys
- * (or one key of 60 KB) gets the first few problems, each cut short, and a count of the rest.
- */
-const MAX_LISTED_PROBLEMS = 10;
-const MAX_FIELD_LENGTH = 100;
-const MAX_PROBLEM_LENGTH = 200;
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** joi validation failures become a 400 listing the field problems (the first ten). */
-export const failAction: Lifecycle.Method = (_request, _h, error) => {
-  const details = (error as JoiValidationError | undefined)?.details ?? [];
-  const errors = details.slice(0, MAX_LISTED_PROBLEMS).map((detail) => ({
-    field: cut(detail.path.join('.') || String(detail.context?.key ?? 'body'), MAX_FIELD_LENGTH),
-    message: cut(detail.message.replace(/^"(?:[^"\\]|\\.)*" /, ''), MAX_PROBLEM_LENGTH),
-  }));
-  const more = details.length - errors.length;
-  const listed = errors.map((e) => `${e.field} ${e.message}`).join('; ');
-  const summary = errors.length === 0 ? 'Invalid request' : more > 0 ? `${listed}; and ${more} more problems` : listed;
-  throw new ValidationError(summary, errors.length > 0 ? errors : null);
-};

@@ -63,14 +63,13 @@ describe('bodies are JSON, and errors stay small', () => {
     expect((await mq.post('/api/v1/queues/types-q/receive', undefined, mq.adminKey)).status).toBe(200);
   });
 
-  it('lists at most 10 problems, and never echoes more than a short piece of a field name', async () => {
-    const body: Record<string, unknown> = { name: 'many-problems' };
-    for (let i = 0; i < 2_500; i += 1) body[`unknown_${i}`] = i;
-    body['x'.repeat(10_000)] = 1;
-    const response = await mq.post('/api/v1/topics', body, mq.adminKey);
+  it('lists at most 10 problems and counts the rest', async () => {
+    const messages = Array.from({ length: 200 }, () => ({ payload: 'x', extra: 1 }));
+    const response = await mq.post('/api/v1/topics/types/messages/batch', { messages }, mq.adminKey);
     expect(response.status).toBe(400);
     expect(response.body.errors).toHaveLength(10);
-    expect(response.body.message).toMatch(/and 2491 more problems$/);
+    expect(response.body.errors[9]).toEqual({ field: 'messages.9.extra', message: 'is not allowed' });
+    expect(response.body.message).toMatch(/and 190 more problems$/);
     expect(JSON.stringify(response.body).length).toBeLessThan(2_000);
   });
 
@@ -78,5 +77,26 @@ describe('bodies are JSON, and errors stay small', () => {
     const response = await mq.post('/api/v1/topics', { ['y'.repeat(60_000)]: 1, name: 'x' }, mq.adminKey);
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body).length).toBeLessThan(1_000);
+  });
+});
+
+describe('validating a body costs what a valid body of its size costs', () => {
+  it('an object of 120,000 keys is refused before joi looks at it', async () => {
+    const item: Record<string, unknown> = { payload: 'x' };
+    for (let i = 0; i < 120_000; i += 1) item[`k${i}`] = 1;
+    const started = Date.now();
+    const response = await mq.post('/api/v1/topics/types/messages/batch', { messages: [item] }, mq.adminKey);
+    const tookMs = Date.now() - started;
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ field: 'messages.0', message: 'has more than 100 fields' }]);
+    // Listing all 120,000 problems took 3.5 s here; now it is the time to send and parse 1.3 MB.
+    expect(tookMs).toBeLessThan(1_500);
+  });
+
+  it('a large body with many problems is answered with the first one', async () => {
+    const messages = Array.from({ length: 500 }, () => ({ payload: 'x', a: 1, b: 2, c: 3 }));
+    const response = await mq.post('/api/v1/topics/types/messages/batch', { messages }, mq.adminKey);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ field: 'messages.0.a', message: 'is not allowed' }]);
   });
 });
