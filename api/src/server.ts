@@ -24,6 +24,7 @@ import { VALIDATION_OPTIONS, failAction } from './http/validationFailures.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
 import { refuseUnsupportedBodies } from './http/bodyType.js';
 import { refuseWideBodies } from './http/bodyShape.js';
+import { createListener } from './http/listener.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -65,13 +66,15 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const server = Hapi.server({
     port: config.port,
     host: config.host,
+    listener: createListener(config),
     router: { stripTrailingSlash: true },
     routes: {
       validate: { failAction, options: VALIDATION_OPTIONS },
       // Bodies are JSON wherever the contract takes one: anything else is 415 from the headers,
       // before a byte of it is read (an octet-stream body would otherwise become a Buffer that joi
       // reports byte by byte).
-      payload: { maxBytes: 64 * 1024, allow: 'application/json' },
+      // hapi's own read timeout (10 s) is off: the listener's request timeout is the one bound.
+      payload: { maxBytes: 64 * 1024, allow: 'application/json', timeout: false },
       response: { emptyStatusCode: 204 },
       cors: corsOptions(config),
       security: SECURITY_HEADERS,
