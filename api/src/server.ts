@@ -25,6 +25,7 @@ import { refuseOversizedBodies } from './http/bodyLimit.js';
 import { refuseUnsupportedBodies } from './http/bodyType.js';
 import { refuseWideBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
+import { limitLongPolls } from './http/longPolls.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -108,6 +109,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
   registerRateLimits(server, config);
+  limitLongPolls(server, config.longPollsPerCredential);
   // After registerErrorShape: its onPreResponse replaces error responses, which must get these too.
   registerSecurityHeaders(server);
   recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));

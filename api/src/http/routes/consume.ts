@@ -5,6 +5,7 @@ import { claimMessages } from '../../broker/claim.js';
 import { toMessage } from '../../broker/message.js';
 import { access, consumerIdOf } from '../access.js';
 import type { AppContext } from '../context.js';
+import { LONG_POLL_TAG } from '../longPolls.js';
 import { bodyInteger, bodyWaitSeconds, name, waitSeconds } from '../schemas.js';
 
 /** Aborts a long poll when its client goes away, so the wait ends and nothing is claimed for nobody. */
@@ -34,6 +35,7 @@ export function consumeRoutes(ctx: AppContext): ServerRoute[] {
       path: '/api/v1/queues/{queue}/consume',
       options: {
         ...access('consume:{queue}'),
+        tags: [LONG_POLL_TAG],
         validate: { params, query: Joi.object({ wait_seconds: waitSeconds.default(0) }) },
       },
       handler: async (request, h) => {
@@ -46,6 +48,7 @@ export function consumeRoutes(ctx: AppContext): ServerRoute[] {
       path: '/api/v1/queues/{queue}/receive',
       options: {
         ...access('consume:{queue}'),
+        tags: [LONG_POLL_TAG],
         validate: {
           params,
           payload: Joi.object({

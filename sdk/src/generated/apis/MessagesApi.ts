@@ -298,7 +298,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Claims the oldest PENDING message whose `available_at` has passed: it becomes UNACKED, held by the caller\'s consumer identity, with a lease until `lease_expires_at = now + ack_timeout_seconds` of the queue. Ack, nack or extend it before the lease ends, or it is redelivered (or goes DEAD when its retries are exhausted). Two consumers never receive the same claim.  **Long polling**: with `wait_seconds > 0`, the request returns as soon as a message becomes claimable (woken by a notification, not a tight poll loop) or after the wait, with `204`. 
+     * Claims the oldest PENDING message whose `available_at` has passed: it becomes UNACKED, held by the caller\'s consumer identity, with a lease until `lease_expires_at = now + ack_timeout_seconds` of the queue. Ack, nack or extend it before the lease ends, or it is redelivered (or goes DEAD when its retries are exhausted). Two consumers never receive the same claim.  **Long polling**: with `wait_seconds > 0`, the request returns as soon as a message becomes claimable (woken by a notification, not a tight poll loop) or after the wait, with `204`. One credential may have 100 long polls (consume and receive together) waiting per broker instance (`MINIQUEUE_LONG_POLLS_PER_CREDENTIAL`); one more is `429` with `Retry-After`. 
      * Claim the oldest claimable message of a queue
      */
     async consumeMessageRaw(requestParameters: ConsumeMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Message>> {
@@ -309,7 +309,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Claims the oldest PENDING message whose `available_at` has passed: it becomes UNACKED, held by the caller\'s consumer identity, with a lease until `lease_expires_at = now + ack_timeout_seconds` of the queue. Ack, nack or extend it before the lease ends, or it is redelivered (or goes DEAD when its retries are exhausted). Two consumers never receive the same claim.  **Long polling**: with `wait_seconds > 0`, the request returns as soon as a message becomes claimable (woken by a notification, not a tight poll loop) or after the wait, with `204`. 
+     * Claims the oldest PENDING message whose `available_at` has passed: it becomes UNACKED, held by the caller\'s consumer identity, with a lease until `lease_expires_at = now + ack_timeout_seconds` of the queue. Ack, nack or extend it before the lease ends, or it is redelivered (or goes DEAD when its retries are exhausted). Two consumers never receive the same claim.  **Long polling**: with `wait_seconds > 0`, the request returns as soon as a message becomes claimable (woken by a notification, not a tight poll loop) or after the wait, with `204`. One credential may have 100 long polls (consume and receive together) waiting per broker instance (`MINIQUEUE_LONG_POLLS_PER_CREDENTIAL`); one more is `429` with `Retry-After`. 
      * Claim the oldest claimable message of a queue
      */
     async consumeMessage(requestParameters: ConsumeMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Message | null | undefined > {
@@ -632,7 +632,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`. 
+     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list; the same limit of waiting long polls per credential applies as to `consumeMessage`. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`. 
      * Claim up to 100 messages of a queue
      */
     async receiveMessagesRaw(requestParameters: ReceiveMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ReceiveResult>> {
@@ -643,7 +643,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`. 
+     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list; the same limit of waiting long polls per credential applies as to `consumeMessage`. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`. 
      * Claim up to 100 messages of a queue
      */
     async receiveMessages(requestParameters: ReceiveMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ReceiveResult> {
