@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
-import Vision from '@hapi/vision';
-import HapiSwagger from 'hapi-swagger';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import { CredentialResolver } from './auth/credentials.js';
@@ -36,6 +34,7 @@ import { clientRoutes } from './http/routes/clients.js';
 import { authRoutes } from './http/routes/auth.js';
 import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
+import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
 import { realtimePlugin } from './realtime/plugin.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -115,22 +114,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));
   await registerRequestLogging(server, logger);
 
-  await server.register([
-    Inert,
-    Vision,
-    {
-      plugin: HapiSwagger,
-      options: {
-        info: { title: 'MiniQueue API', version: VERSION },
-        documentationPath: '/swagger-ui',
-        swaggerUIPath: '/swagger-ui/',
-        // The UI shows the checked-in contract, not a description generated from the routes.
-        jsonPath: '/openapi.yaml',
-        jsonRoutePath: '/swagger-ui/generated.json',
-        documentationRouteTags: ['documentation'],
-      },
-    },
-  ]);
+  await server.register(Inert);
   // /ws/consume and /ws/monitor: attached to the listener on start, closed on stop.
   await server.register({ plugin: realtimePlugin, options: { context, log: logError } });
 
@@ -144,6 +128,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     ...clientRoutes(context),
     ...authRoutes(context),
     ...opsRoutes(context),
+    ...swaggerUiRoutes(),
     ...dashboardStaticRoutes(),
   ]);
 
