@@ -24,6 +24,7 @@ import { refuseUnsupportedBodies } from './http/bodyType.js';
 import { refuseWideBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
 import { limitLongPolls } from './http/longPolls.js';
+import { answerWrongMethods } from './http/methodNotAllowed.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -101,6 +102,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     }
     return h.continue;
   });
+  // Before the error shape, which gives its 405 the contract's body.
+  answerWrongMethods(server);
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
   refuseOversizedBodies(server);
   refuseUnsupportedBodies(server);

@@ -9,14 +9,15 @@ export interface MessagePage {
   next_cursor: string | null;
 }
 
-// A cursor is opaque to callers: the position after which the next page starts.
-const encodeCursor = (seq: number) => Buffer.from(`v1:${seq}`).toString('base64url');
+// A cursor is the position after which the next page starts: the last row's sequence number, in
+// digits, so the contract can say exactly which cursors exist (any position is one; past the end,
+// the page is empty).
+const encodeCursor = (seq: number) => String(seq);
 
 function decodeCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
-  const match = /^v1:(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new ValidationError('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor this server issued' }]);
-  return Number(match[1]);
+  if (!/^[0-9]{1,15}$/.test(cursor)) throw new ValidationError('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor this server issued' }]);
+  return Number(cursor);
 }
 
 /** One page of messages, optionally of one queue and one status, oldest first. */

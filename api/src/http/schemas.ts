@@ -56,7 +56,11 @@ export const bodyWaitSeconds = waitSeconds.strict();
 
 export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
 
+/**
+ * A cursor is a position in the listing (broker/listing.ts): digits, which the contract can
+ * describe exactly, so any value it allows is one the server takes.
+ */
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
-  cursor: Joi.string().max(200),
+  cursor: Joi.string().pattern(/^[0-9]{1,15}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (1 to 15 digits)' }),
 };

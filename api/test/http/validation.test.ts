@@ -86,7 +86,13 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
     const badInstance = await mq.post('/api/v1/queues/v-q/consume', undefined, consumer, { 'MiniQueue-Instance': 'bad instance!' });
     expect(badInstance.status).toBe(400);
     expect(fieldsOf((await mq.get('/api/v1/queues/v-q/messages?cursor=zzz', mq.adminKey)).body)).toEqual(['cursor']);
+    expect(fieldsOf((await mq.get(`/api/v1/queues/v-q/messages?cursor=${'1'.repeat(16)}`, mq.adminKey)).body)).toEqual(['cursor']);
     expect(fieldsOf((await mq.get('/api/v1/queues/v-q/messages?limit=501', mq.adminKey)).body)).toEqual(['limit']);
+  });
+
+  it('takes any cursor the contract describes: a position, which may be past the end', async () => {
+    expect((await mq.get('/api/v1/queues/v-q/messages?cursor=0', mq.adminKey)).status).toBe(200);
+    expect((await mq.get('/api/v1/dashboard/dlq?cursor=999999999999999', mq.adminKey)).body).toEqual({ items: [], next_cursor: null });
   });
 
   it('answers unknown routes and things in the error shape', async () => {
