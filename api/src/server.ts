@@ -21,7 +21,7 @@ import { registerErrorShape } from './http/errors.js';
 import { VALIDATION_OPTIONS, failAction } from './http/validationFailures.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
 import { refuseUnsupportedBodies } from './http/bodyType.js';
-import { refuseWideBodies } from './http/bodyShape.js';
+import { refuseMisshapenBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
 import { limitLongPolls } from './http/longPolls.js';
 import { answerWrongMethods } from './http/methodNotAllowed.js';
@@ -107,7 +107,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
   refuseOversizedBodies(server);
   refuseUnsupportedBodies(server);
-  refuseWideBodies(server);
+  refuseMisshapenBodies(server);
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
   registerRateLimits(server, config);

@@ -1,4 +1,4 @@
-import type { Server } from '@hapi/hapi';
+import type { Request, Server } from '@hapi/hapi';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -25,9 +25,18 @@ function tooWide(node: unknown, path: string[]): { field: string; message: strin
   return null;
 }
 
-/** After the body is parsed, before it is validated. */
-export function refuseWideBodies(server: Server): void {
+/**
+ * hapi parses an absent body and a body of JSON `null` alike, to null, and the routes whose body
+ * is optional allow null for the first. The second is not the object the contract asks for: it
+ * is told apart by its length. (A chunked `null`, without Content-Length, still passes as absent.)
+ */
+const isNullBody = (request: Request) =>
+  request.payload === null && Number(request.headers['content-length'] ?? 0) > 0;
+
+/** Bodies of JSON null, and bodies far wider than the contract: after parsing, before validation. */
+export function refuseMisshapenBodies(server: Server): void {
   server.ext('onPostAuth', (request, h) => {
+    if (isNullBody(request)) throw new ValidationError('body must be a JSON object, or absent', [{ field: 'body', message: 'must be a JSON object, or absent' }]);
     const problem = tooWide(request.payload, []);
     if (problem) throw new ValidationError(`${problem.field} ${problem.message}`, [problem]);
     return h.continue;

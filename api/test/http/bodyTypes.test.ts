@@ -100,3 +100,17 @@ describe('validating a body costs what a valid body of its size costs', () => {
     expect(response.body.errors).toEqual([{ field: 'messages.0.a', message: 'is not allowed' }]);
   });
 });
+
+describe('an optional body is an object or nothing', () => {
+  const raw = (url: string, body: string) =>
+    mq.request('POST', url, { key: mq.adminKey, rawBody: body, headers: { 'content-type': 'application/json' } });
+
+  it('a body of JSON null is 400, where leaving the body out takes the defaults', async () => {
+    const refused = await raw('/api/v1/queues/types-q/receive', 'null');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: 'body', message: 'must be a JSON object, or absent' }]);
+    expect((await raw('/api/v1/messages/0190a000-0000-7000-8000-000000000000/nack', 'null')).status).toBe(400);
+    expect((await mq.post('/api/v1/queues/types-q/receive', undefined, mq.adminKey)).status).toBe(200);
+    expect((await raw('/api/v1/queues/types-q/receive', '{}')).status).toBe(200);
+  });
+});

@@ -632,7 +632,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list; the same limit of waiting long polls per credential applies as to `consumeMessage`. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`. 
+     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list; the same limit of waiting long polls per credential applies as to `consumeMessage`. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`; a body of JSON `null` is `400`, as it is for every optional body. 
      * Claim up to 100 messages of a queue
      */
     async receiveMessagesRaw(requestParameters: ReceiveMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ReceiveResult>> {
@@ -643,7 +643,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list; the same limit of waiting long polls per credential applies as to `consumeMessage`. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`. 
+     * Claims up to `max_messages` claimable messages at once, each as in `consumeMessage` (UNACKED, with a lease). With `wait_seconds > 0` it long-polls: it returns as soon as at least one message is claimable (woken by a notification) or after the wait, with an empty list; the same limit of waiting long polls per credential applies as to `consumeMessage`. An empty or absent body means `{\"max_messages\": 1, \"wait_seconds\": 0}`; a body of JSON `null` is `400`, as it is for every optional body. 
      * Claim up to 100 messages of a queue
      */
     async receiveMessages(requestParameters: ReceiveMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ReceiveResult> {
