@@ -48,7 +48,7 @@ ADMIN_KEY="mq_$(node -e "console.log(require('crypto').randomBytes(32).toString(
 # fuzzer has no state cookie), so its two routes answer as in production rather than 503.
 GITHUB_CLIENT_ID=fuzz GITHUB_CLIENT_SECRET=fuzz GITHUB_URL=http://127.0.0.1:9 \
   MINIQUEUE_DATA_DIR="$WORK/data" MINIQUEUE_BOOTSTRAP_ADMIN_KEY="$ADMIN_KEY" PORT="$PORT" HOST=127.0.0.1 \
-  MINIQUEUE_RATE_LIMIT_ENABLED=false LOG_LEVEL=warn \
+  MINIQUEUE_RATE_LIMIT_ENABLED=false LOG_LEVEL=info \
   node --enable-source-maps api/dist/start.js >"$REPORTS/broker.log" 2>&1 &
 BROKER_PID=$!
 for _ in $(seq 1 120); do
@@ -69,21 +69,41 @@ export SCHEMATHESIS_HOOKS=hooks
 export PYTHONPATH="$ROOT/api/fuzz${PYTHONPATH:+:$PYTHONPATH}"
 export FUZZ_PROTECTED_CLIENTS="bootstrap-admin,fuzz-narrow"
 
+# What the broker answered, from its request log lines: "N requests: 200 x12, 400 x30, ...".
+answered() {
+  node -e '
+    const counts = {};
+    let total = 0;
+    for (const line of require("fs").readFileSync(process.argv[1], "utf8").split("\n").slice(Number(process.argv[2]))) {
+      const status = /"res":\{"status":(\d+)\}/.exec(line)?.[1];
+      if (status) { counts[status] = (counts[status] ?? 0) + 1; total += 1; }
+    }
+    console.log(`${total} requests: ${Object.entries(counts).map(([s, n]) => `${s} x${n}`).join(", ")}`);
+  ' "$REPORTS/broker.log" "$1"
+}
+
 status=0
 fuzz() {
   local who="$1" key="$2"
+  local from
+  from="$(wc -l <"$REPORTS/broker.log")"
   echo "== schemathesis as $who"
   "$SCHEMATHESIS" --config-file api/fuzz/schemathesis.toml run openapi.yaml --url "$BASE" -H "Authorization: Bearer $key" \
     --checks all --phases examples,coverage,fuzzing --max-examples "$EXAMPLES" --workers "$WORKERS" \
     --request-timeout 30 --max-response-time 25 --max-redirects 0 --seed 20261201 --generation-database none --no-color --output-sanitize true \
     --report junit,ndjson --report-junit-path "$REPORTS/$who.junit.xml" --report-ndjson-path "$REPORTS/$who.ndjson" \
     || status=1
+  echo "== the broker answered the $who run: $(answered "$from")"
 }
 fuzz narrow "$NARROW_KEY"
 fuzz admin "$ADMIN_KEY"
 
 if grep -E '"level":(50|60)' "$REPORTS/broker.log" >/dev/null; then
   echo "The broker logged errors during fuzzing (see $REPORTS/broker.log)" >&2
+  status=1
+fi
+if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
+  echo "A secret reached the broker's log during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi
 exit $status
