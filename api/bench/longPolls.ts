@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { newApiKey } from '../src/auth/apiKeys.js';
-import { freePort, startEmbeddedDatabase } from '../src/db/embedded.js';
+import { startEmbeddedDatabase } from '../src/db/embedded.js';
+import { spawnBroker } from '../test/resilience/support/brokerProcess.js';
 import { BenchClient, expectStatus } from './http.js';
 
 /**
@@ -17,55 +16,52 @@ import { BenchClient, expectStatus } from './http.js';
  */
 const COUNT = Number(process.argv[2] ?? 5_000);
 const POOL_SIZE = 10;
-const API_DIR = fileURLToPath(new URL('..', import.meta.url));
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-async function brokerConnections(databaseUrl: string): Promise<string> {
+/**
+ * The broker's pool connections that are running a statement, sampled 20 times over 2 s, and
+ * which statements they were: what the waiting consumers cost the database.
+ */
+async function busyConnections(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query(
-      `SELECT state, count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'miniqueue' GROUP BY state ORDER BY state`,
-    );
-    return rows.map((row) => `${row.n} ${row.state}`).join(', ') || 'none';
+    const busy: number[] = [];
+    const statements = new Set<string>();
+    let open = 0;
+    for (let i = 0; i < 20; i += 1) {
+      const { rows } = await client.query(
+        `SELECT state, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query
+           FROM pg_stat_activity WHERE application_name = 'miniqueue'`,
+      );
+      const active = rows.filter((row) => row.state === 'active');
+      for (const row of active) statements.add(row.query);
+      busy.push(active.length);
+      open = rows.length;
+      await sleep(100);
+    }
+    const running = statements.size > 0 ? `: ${[...statements].join(' | ')}` : '';
+    return `${open} open; running a statement: ${Math.min(...busy)} to ${Math.max(...busy)} (20 samples)${running}`;
   } finally {
     await client.end();
   }
-}
-
-async function startBroker(databaseUrl: string, adminKey: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      MINIQUEUE_BOOTSTRAP_ADMIN_KEY: adminKey,
-      MINIQUEUE_DB_POOL_SIZE: String(POOL_SIZE),
-      MINIQUEUE_RATE_LIMIT_ENABLED: 'false',
-      MINIQUEUE_LONG_POLLS_PER_CREDENTIAL: String(COUNT),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());
-    child.once('exit', (code) => reject(new Error(`broker exited (${code})`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'miniqueue-longpolls-'));
   const database = await startEmbeddedDatabase(dir);
   const adminKey = newApiKey().key;
-  const broker = await startBroker(database.url, adminKey);
+  const broker = await spawnBroker({
+    DATABASE_URL: database.url,
+    MINIQUEUE_BOOTSTRAP_ADMIN_KEY: adminKey,
+    MINIQUEUE_DB_POOL_SIZE: String(POOL_SIZE),
+    MINIQUEUE_RATE_LIMIT_ENABLED: 'false',
+    MINIQUEUE_LONG_POLLS_PER_CREDENTIAL: String(COUNT),
+    LOG_LEVEL: 'warn',
+  });
   const pid = broker.child.pid as number;
   const admin = new BenchClient(broker.url, adminKey, 4);
   try {
@@ -85,7 +81,7 @@ async function main(): Promise<void> {
     );
     await sleep(5_000);
     const waitingRss = rssMb(pid);
-    const connections = await brokerConnections(database.url);
+    const connections = await busyConnections(database.url);
 
     progress('publishing one message per waiting consumer');
     const started = Date.now();
@@ -111,8 +107,7 @@ async function main(): Promise<void> {
     );
   } finally {
     admin.close();
-    broker.child.kill('SIGTERM');
-    await new Promise((resolve) => broker.child.once('exit', resolve));
+    await broker.kill();
     await database.stop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -33,7 +33,7 @@ const waitSecondsOf = (request: Request): number => {
 
 /**
  * A waiting long poll costs no database connection, but it does hold a socket and a request
- * (about 23 KB of resident memory each: `npm run bench:long-polls -w @miniqueue/api`); without a cap one credential could open
+ * (8 to 23 KB of resident memory each, measured by `npm run bench:long-polls -w @miniqueue/api`); without a cap one credential could open
  * them until the instance runs out of memory or file descriptors. Counted after validation, so
  * `wait_seconds` is known; freed when the request ends, however it ends.
  */
