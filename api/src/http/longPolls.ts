@@ -32,10 +32,11 @@ const waitSecondsOf = (request: Request): number => {
 };
 
 /**
- * A waiting long poll costs no database connection, but it does hold a socket and a request
- * (8 to 23 KB of resident memory each, measured by `npm run bench:long-polls -w @miniqueue/api`); without a cap one credential could open
- * them until the instance runs out of memory or file descriptors. Counted after validation, so
- * `wait_seconds` is known; freed when the request ends, however it ends.
+ * A waiting long poll holds no database connection, but it does hold a socket and a request (8 to
+ * 23 KB of resident memory each, measured by `npm run bench:long-polls -w @miniqueue/api`) and
+ * looks again every 5 s; without a cap one credential could open them until the instance ran
+ * out of memory or file descriptors. Counted after validation, so `wait_seconds` is known; freed
+ * when the request ends, however it ends.
  */
 export function limitLongPolls(server: Server, perCredential: number): void {
   const slots = new LongPollSlots(perCredential);
