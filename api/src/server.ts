@@ -73,8 +73,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       validate: { failAction, options: VALIDATION_OPTIONS },
       // Bodies are JSON wherever the contract takes one: anything else is 415 from the headers,
       // before a byte of it is read (an octet-stream body would otherwise become a Buffer that joi
-      // reports byte by byte).
-      // hapi's own read timeout (10 s) is off: the listener's request timeout is the one bound.
+      // reports byte by byte). hapi's own read timeout (10 s) is off: the listener's request
+      // timeout is the one bound on receiving a body.
       payload: { maxBytes: 64 * 1024, allow: 'application/json', timeout: false },
       response: { emptyStatusCode: 204 },
       cors: corsOptions(config),
