@@ -30,6 +30,14 @@ export const envSchema = Joi.object({
     .description('Hours dead letters are kept before they are deleted; 0 keeps them until replayed, deleted or purged'),
   MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).max(300).default(25)
     .description('Grace period for in-flight requests on SIGTERM'),
+  MINIQUEUE_HTTP_HEADERS_TIMEOUT_SECONDS: Joi.number().integer().min(1).max(600).default(10)
+    .description('Time a client has, from connecting (or from the end of its previous request), to send a request line and headers'),
+  MINIQUEUE_HTTP_REQUEST_TIMEOUT_SECONDS: Joi.number().integer().min(1).max(3600).default(30)
+    .description('Time a client has to send a whole request, body included; waiting for the answer (a long poll) does not count'),
+  MINIQUEUE_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Joi.number().integer().min(1).max(600).default(5)
+    .description('How long an idle keep-alive connection stays open between requests'),
+  MINIQUEUE_LONG_POLLS_PER_CREDENTIAL: Joi.number().integer().min(1).max(100_000).default(100)
+    .description('Long polls (consume or receive with wait_seconds > 0) one credential may have waiting at once, per instance; more is 429'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   CORS_ALLOWED_ORIGINS: Joi.string().allow('').default('http://localhost:5173,http://localhost:8080')
     // An origin is scheme://host[:port]: one with a path or a trailing slash would never match.
@@ -64,6 +72,11 @@ export const envSchema = Joi.object({
 })
   .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
   .custom((env, helpers) =>
+    // Node refuses a header timeout longer than the request timeout it is part of.
+    env.MINIQUEUE_HTTP_HEADERS_TIMEOUT_SECONDS > env.MINIQUEUE_HTTP_REQUEST_TIMEOUT_SECONDS
+      ? helpers.message({ custom: 'MINIQUEUE_HTTP_HEADERS_TIMEOUT_SECONDS must not exceed MINIQUEUE_HTTP_REQUEST_TIMEOUT_SECONDS' })
+      : env)
+  .custom((env, helpers) =>
     // Sign-in that nobody could complete is a mistake, not a setting.
     env.GITHUB_CLIENT_ID && env.MINIQUEUE_PUBLIC_VIEWER === false && !/[A-Za-z0-9]/.test(env.MINIQUEUE_ADMINS)
       ? helpers.message({ custom: 'MINIQUEUE_PUBLIC_VIEWER=false needs at least one login in MINIQUEUE_ADMINS, or nobody could sign in' })
@@ -84,6 +97,8 @@ export interface Config {
   ackedRetentionHours: number;
   deadRetentionHours: number;
   shutdownTimeoutSeconds: number;
+  http: { headersTimeoutSeconds: number; requestTimeoutSeconds: number; keepAliveTimeoutSeconds: number };
+  longPollsPerCredential: number;
   logLevel: string;
   corsAllowedOrigins: string[];
   github?: { clientId: string; clientSecret: string; callbackUrl?: string; url?: string };
@@ -115,6 +130,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ackedRetentionHours: e.MINIQUEUE_ACKED_RETENTION_HOURS,
     deadRetentionHours: e.MINIQUEUE_DEAD_RETENTION_HOURS,
     shutdownTimeoutSeconds: e.MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS,
+    http: {
+      headersTimeoutSeconds: e.MINIQUEUE_HTTP_HEADERS_TIMEOUT_SECONDS,
+      requestTimeoutSeconds: e.MINIQUEUE_HTTP_REQUEST_TIMEOUT_SECONDS,
+      keepAliveTimeoutSeconds: e.MINIQUEUE_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
+    },
+    longPollsPerCredential: e.MINIQUEUE_LONG_POLLS_PER_CREDENTIAL,
     logLevel: e.LOG_LEVEL,
     corsAllowedOrigins: list(e.CORS_ALLOWED_ORIGINS),
     github: e.GITHUB_CLIENT_ID

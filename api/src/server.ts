@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
-import Vision from '@hapi/vision';
-import HapiSwagger from 'hapi-swagger';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import { CredentialResolver } from './auth/credentials.js';
@@ -26,9 +24,15 @@ import { Metrics } from './metrics.js';
 import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
 import type { AppContext } from './http/context.js';
-import { failAction, registerErrorShape } from './http/errors.js';
+import { registerErrorShape } from './http/errors.js';
+import { VALIDATION_OPTIONS, failAction } from './http/validationFailures.js';
 import { refuseOversizedBodies } from './http/bodyLimit.js';
 import { ConnectionDrain } from './http/drain.js';
+import { refuseUnsupportedBodies } from './http/bodyType.js';
+import { refuseMisshapenBodies } from './http/bodyShape.js';
+import { createListener } from './http/listener.js';
+import { limitLongPolls } from './http/longPolls.js';
+import { answerWrongMethods } from './http/methodNotAllowed.js';
 import { topicRoutes } from './http/routes/topics.js';
 import { queueRoutes } from './http/routes/queues.js';
 import { publishRoutes } from './http/routes/publish.js';
@@ -39,6 +43,7 @@ import { clientRoutes } from './http/routes/clients.js';
 import { authRoutes } from './http/routes/auth.js';
 import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
+import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
 import { realtimePlugin } from './realtime/plugin.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -76,10 +81,15 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const server = Hapi.server({
     port: config.port,
     host: config.host,
+    listener: createListener(config),
     router: { stripTrailingSlash: true },
     routes: {
-      validate: { failAction, options: { abortEarly: false } },
-      payload: { maxBytes: 64 * 1024 },
+      validate: { failAction, options: VALIDATION_OPTIONS },
+      // Bodies are JSON wherever the contract takes one: anything else is 415 from the headers,
+      // before a byte of it is read (an octet-stream body would otherwise become a Buffer that joi
+      // reports byte by byte). hapi's own read timeout (10 s) is off: the listener's request
+      // timeout is the one bound on receiving a body.
+      payload: { maxBytes: 64 * 1024, allow: 'application/json', timeout: false },
       response: { emptyStatusCode: 204 },
       cors: corsOptions(config),
       security: SECURITY_HEADERS,
@@ -122,32 +132,22 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     }
     return h.continue;
   });
+  // Before the error shape, which gives its 405 the contract's body.
+  answerWrongMethods(server);
   registerErrorShape(server, (request, error) => logError(`${request.method.toUpperCase()} ${request.path} failed`, error));
   refuseOversizedBodies(server);
+  refuseUnsupportedBodies(server);
+  refuseMisshapenBodies(server);
   registerAuth(server, credentials);
   await registerGithubSignIn(server, config);
   registerRateLimits(server, rateLimits);
+  limitLongPolls(server, config.longPollsPerCredential);
   // After registerErrorShape: its onPreResponse replaces error responses, which must get these too.
   registerSecurityHeaders(server);
   recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));
   await registerRequestLogging(server, logger);
 
-  await server.register([
-    Inert,
-    Vision,
-    {
-      plugin: HapiSwagger,
-      options: {
-        info: { title: 'MiniQueue API', version: VERSION },
-        documentationPath: '/swagger-ui',
-        swaggerUIPath: '/swagger-ui/',
-        // The UI shows the checked-in contract, not a description generated from the routes.
-        jsonPath: '/openapi.yaml',
-        jsonRoutePath: '/swagger-ui/generated.json',
-        documentationRouteTags: ['documentation'],
-      },
-    },
-  ]);
+  await server.register(Inert);
   // /ws/consume and /ws/monitor: attached to the listener on start, closed on stop.
   await server.register({ plugin: realtimePlugin, options: { context, log: logError } });
 
@@ -161,6 +161,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     ...clientRoutes(context),
     ...authRoutes(context),
     ...opsRoutes(context),
+    ...swaggerUiRoutes(),
     ...dashboardStaticRoutes(),
   ]);
 

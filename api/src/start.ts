@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { saveAdminKey } from './adminKeyFile.js';
 import { loadConfig } from './config.js';
 import { startRuntime, type Logger } from './runtime.js';
 
@@ -36,16 +36,19 @@ async function main(): Promise<void> {
 
 /**
  * The first start on an empty database made an admin key: print it once. On the embedded
- * database it is also kept in the data directory (mode 0600), beside the database files.
+ * database it is also kept in the data directory (mode 0600), beside the database files. The key
+ * is printed first: a file that cannot be written safely is refused, and the key is not lost.
  */
 async function announceAdminKey(key: string, dataDir?: string): Promise<void> {
-  const lines = ['', 'Created the client bootstrap-admin (scope admin). Its API key, shown only now:', '', `  ${key}`, ''];
-  if (dataDir) {
-    const file = path.resolve(dataDir, 'admin-key');
-    await writeFile(file, `${key}\n`, { mode: 0o600 });
-    lines.push(`It is also saved in ${file}`, '');
+  process.stdout.write(['', 'Created the client bootstrap-admin (scope admin). Its API key, shown only now:', '', `  ${key}`, '', ''].join('\n'));
+  if (!dataDir) return;
+  const file = path.resolve(dataDir, 'admin-key');
+  try {
+    await saveAdminKey(file, key);
+    process.stdout.write(`It is also saved in ${file}\n\n`);
+  } catch (error) {
+    console.error(`[miniqueue] the admin key was NOT saved: ${error instanceof Error ? error.message : error}`);
   }
-  process.stdout.write(lines.join('\n') + '\n');
 }
 
 main().catch((error) => {

@@ -1,6 +1,7 @@
 import type { Principal } from './principal.js';
 
-const NAME = '[a-z0-9._-]{1,100}';
+/** As http/schemas.ts `name`: `.` and `..` cannot be addressed, so no scope names them. */
+const NAME = '(?!\\.\\.?$)[a-z0-9._-]{1,100}';
 const SCOPE = new RegExp(`^(admin|view|metrics|publish:(\\*|${NAME})|consume:(\\*|${NAME}))$`);
 
 /** Scopes are lowercased like names; returns null for a scope the broker does not know. */

@@ -10,16 +10,18 @@ export interface MessagePage {
   next_cursor: string | null;
 }
 
-// A cursor is opaque to callers: the position after which the next page starts.
-const encodeCursor = (row: MessageRow) => Buffer.from(`v2|${row.position}|${row.seq}`).toString('base64url');
-
-const CURSOR = /^v2\|(\d{4,6}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d(?::\d\d)?))\|(\d{1,18})$/;
+/**
+ * A cursor is the position after which the next page starts, in digits (so the contract can say
+ * exactly which cursors exist: any position is one, and past the end the page is empty): the last
+ * row's available_at in microseconds since 1970, then its sequence number in 18 digits.
+ */
+const SEQ_DIGITS = 18;
+const encodeCursor = (row: MessageRow) => `${row.position}${String(row.seq).padStart(SEQ_DIGITS, '0')}`;
 
 function decodeCursor(cursor: string | undefined): Position | undefined {
   if (cursor === undefined) return undefined;
-  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new ValidationError('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor this server issued' }]);
-  return { availableAt: match[1], seq: Number(match[2]) };
+  if (!/^[0-9]{19,36}$/.test(cursor)) throw new ValidationError('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor this server issued' }]);
+  return { micros: cursor.slice(0, -SEQ_DIGITS), seq: cursor.slice(-SEQ_DIGITS) };
 }
 
 function page(rows: MessageRow[], limit: number): MessagePage {

@@ -1,7 +1,6 @@
 import Boom from '@hapi/boom';
-import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { ValidationError as JoiValidationError } from 'joi';
-import { BrokerError, RateLimitedError, UnavailableError, ValidationError, type FieldError } from '../errors.js';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import { BrokerError, RateLimitedError, UnavailableError, type FieldError } from '../errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 
 export interface ErrorBody {
@@ -21,6 +20,7 @@ function describe(error: Boom.Boom, request: Request): { status: number; message
   if (status >= 500) return { status, message: 'Internal server error', errors: null };
   if (status === 404) return { status, message: `No route for ${request.method.toUpperCase()} ${request.path}`, errors: null };
   if (status === 413) return { status, message: 'Request body is larger than this route accepts', errors: null };
+  if (status === 415) return { status, message: 'Request bodies must be JSON: send Content-Type: application/json', errors: null };
   if (status === 403) return { status, message: insufficientScopeMessage(request), errors: null };
   return { status, message: String(error.output.payload.message || error.output.payload.error), errors: null };
 }
@@ -56,14 +56,3 @@ function retryAfterOf(error: Boom.Boom): number | undefined {
   if (error instanceof RateLimitedError || error instanceof UnavailableError) return error.retryAfterSeconds;
   return isDatabaseUnavailable(error) ? DATABASE_RETRY_AFTER_SECONDS : undefined;
 }
-
-/** joi validation failures become a 400 listing each field problem. */
-export const failAction: Lifecycle.Method = (_request, _h, error) => {
-  const details = (error as JoiValidationError | undefined)?.details ?? [];
-  const errors = details.map((detail) => ({
-    field: detail.path.join('.') || String(detail.context?.key ?? 'body'),
-    message: detail.message.replace(/^"[^"]*" /, ''),
-  }));
-  const summary = errors.length > 0 ? errors.map((e) => `${e.field} ${e.message}`).join('; ') : 'Invalid request';
-  throw new ValidationError(summary, errors.length > 0 ? errors : null);
-};

@@ -1,11 +1,13 @@
 import type { Request, Server } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import type { Logger } from '../logging.js';
+import { CLIENT_ERROR_TAG, logClientErrors } from './clientErrors.js';
 
 const routeOf = (request: Request) => (request.route.path === '/{p*}' ? 'unmatched' : request.route.path);
 
 /** One line per request: request id, method, route template, path (no query), status, duration. */
 export async function registerRequestLogging(server: Server, logger: Logger): Promise<void> {
+  logClientErrors(server, logger);
   await server.register({
     plugin: HapiPino,
     options: {
@@ -15,6 +17,9 @@ export async function registerRequestLogging(server: Server, logger: Logger): Pr
       logQueryParams: false,
       logPathParams: false,
       ignorePaths: ['/actuator/health'],
+      // Parser errors carry the raw request: logClientErrors logs them, without it. (hapi-pino
+      // reads an object { log, request }; its typings say object[].)
+      ignoredEventTags: { log: [CLIENT_ERROR_TAG] } as unknown as object[],
       getChildBindings: (request: Request) => ({ req_id: request.info.id }),
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),

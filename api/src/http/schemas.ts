@@ -1,24 +1,66 @@
 import Joi from 'joi';
 
-/** Names of topics, queues and clients: lowercased first, then checked. */
+/**
+ * Names of topics, queues and clients: lowercased first, then checked. `.` and `..` are refused:
+ * as a path segment, clients and proxies resolve them away, so no URL could address them.
+ */
 export const name = Joi.string()
   .lowercase()
-  .pattern(/^[a-z0-9._-]{1,100}$/)
-  .messages({ 'string.pattern.base': 'must be 1 to 100 characters of a-z, 0-9, ".", "_" or "-"' });
+  .pattern(/^(?!\.\.?$)[a-z0-9._-]{1,100}$/)
+  .messages({ 'string.pattern.base': 'must be 1 to 100 characters of a-z, 0-9, ".", "_" or "-", other than "." and ".."' });
 
 export const messageId = Joi.string().guid().messages({ 'string.guid': 'must be a UUID' });
 
-export const delaySeconds = Joi.number().integer().min(0).max(900);
+/**
+ * Numbers and booleans of JSON bodies: JSON has real ones, so `"10"` is refused as the contract's
+ * types say (joi would convert it). The query string is all text and still converts.
+ */
+export const bodyInteger = () => Joi.number().integer().strict();
+export const bodyBoolean = () => Joi.boolean().strict();
 
-export const headers = Joi.object().pattern(Joi.string().min(1).max(200), Joi.string().max(4096).allow('')).max(50);
+export const delaySeconds = bodyInteger().min(0).max(900);
 
-export const idempotencyKey = Joi.string().min(1).max(200);
+/**
+ * What PostgreSQL cannot keep in text or jsonb (NUL), or is not Unicode at all (an unpaired UTF-16
+ * surrogate, which JSON's \uD800 escapes can carry). Refused up front, naming the field, rather
+ * than failing in the database with an error that quotes the content.
+ */
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
+/** Free text the broker stores: payloads, header names and values, idempotency keys. */
+export const storableText = () =>
+  Joi.string().pattern(UNSTORABLE, { invert: true }).messages({ 'string.pattern.invert.base': UNSTORABLE_MESSAGE });
+
+const HEADER_NAME_MAX = 200;
+
+/**
+ * Message headers. Any JSON object key is a name (the empty one too: OpenAPI 3.0 cannot restrict
+ * names, so the contract allows it); only length and storability are checked, and a bad name is
+ * reported on `headers` without echoing it.
+ */
+export const headers = Joi.object()
+  .pattern(Joi.string().allow(''), storableText().max(4096).allow(''))
+  .max(50)
+  .custom((value: Record<string, string>, helpers) =>
+    Object.keys(value).some((key) => key.length > HEADER_NAME_MAX || UNSTORABLE.test(key))
+      ? helpers.message({ custom: `names must be at most ${HEADER_NAME_MAX} characters and ${UNSTORABLE_MESSAGE}` })
+      : value,
+  );
+
+export const idempotencyKey = storableText().min(1).max(200);
+
+/** In the query string of consume; `bodyWaitSeconds` in the body of receive. */
 export const waitSeconds = Joi.number().integer().min(0).max(20);
+export const bodyWaitSeconds = waitSeconds.strict();
 
 export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
 
+/**
+ * A cursor is a position in the listing (broker/listing.ts): digits, which the contract can
+ * describe exactly, so any value it allows is one the server takes.
+ */
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
-  cursor: Joi.string().max(200),
+  cursor: Joi.string().pattern(/^[0-9]{1,15}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (1 to 15 digits)' }),
 };

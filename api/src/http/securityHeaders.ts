@@ -13,7 +13,7 @@ export const SECURITY_HEADERS: RouteOptionsSecure = {
   referrer: 'no-referrer',
 };
 
-/** Swagger UI is a page with scripts and styles; everything else is data and may load nothing. */
+/** Swagger UI is a page with scripts and styles and sets its own policy (routes/swaggerUi.ts); everything else is data and may load nothing. */
 const isDocumentation = (request: Request) => request.path.startsWith('/swagger-ui');
 
 /**

@@ -8,6 +8,7 @@ import { NotificationBus } from '../../src/realtime/bus.js';
 import { createServer, type Broker } from '../../src/server.js';
 import { createTestDatabase } from './database.js';
 import { httpClient, type HttpClient } from './http.js';
+import { captureLogLine } from './logCapture.js';
 
 export interface TestBroker extends HttpClient {
   broker: Broker;
@@ -42,7 +43,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: logs ? 'trace' : 'silent',
+    LOG_LEVEL: 'trace',
     MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: '5',
     ...options.env,
   });
@@ -50,7 +51,13 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   await ensureAdmin(pool, adminKey);
   const bus = new NotificationBus(databaseUrl);
   await bus.start();
-  const logger = logs ? createLogger('trace', { write: (line: string) => void logs.push(line) }) : undefined;
+  // Every line, at every level, of every broker: logScan.ts searches them for secrets after each file.
+  const logger = createLogger('trace', {
+    write: (line: string) => {
+      captureLogLine(line);
+      logs?.push(line);
+    },
+  });
   const broker = await createServer({ config, pool, bus, logger });
   if (logs) {
     broker.server.events.on({ name: 'request', channels: ['app', 'error', 'internal'] }, (_request, event) => {

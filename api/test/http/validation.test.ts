@@ -19,10 +19,22 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
     ['too long', 'x'.repeat(101)],
     ['empty', ''],
     ['a slash', 'a/b'],
+    // A URL cannot address them: clients and proxies resolve /topics/. and /topics/.. as paths.
+    ['only a dot', '.'],
+    ['only two dots', '..'],
   ])('refuses a topic name with %s', async (_, name) => {
     const response = await mq.post('/api/v1/topics', { name }, mq.adminKey);
     expect(response.status).toBe(400);
     expect(fieldsOf(response.body)).toEqual(['name']);
+  });
+
+  it('refuses . and .. as queue and client names too, and takes other names of dots', async () => {
+    for (const name of ['.', '..']) {
+      expect(fieldsOf((await mq.post('/api/v1/queues', { name, topic_name: 'v' }, mq.adminKey)).body)).toEqual(['name']);
+      expect(fieldsOf((await mq.post('/api/v1/clients', { name, scopes: ['view'] }, mq.adminKey)).body)).toEqual(['name']);
+    }
+    expect((await mq.post('/api/v1/topics', { name: '...' }, mq.adminKey)).status).toBe(201);
+    expect((await mq.post('/api/v1/topics', { name: '.hidden' }, mq.adminKey)).status).toBe(201);
   });
 
   it.each([
@@ -74,7 +86,13 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
     const badInstance = await mq.post('/api/v1/queues/v-q/consume', undefined, consumer, { 'MiniQueue-Instance': 'bad instance!' });
     expect(badInstance.status).toBe(400);
     expect(fieldsOf((await mq.get('/api/v1/queues/v-q/messages?cursor=zzz', mq.adminKey)).body)).toEqual(['cursor']);
+    expect(fieldsOf((await mq.get(`/api/v1/queues/v-q/messages?cursor=${'1'.repeat(16)}`, mq.adminKey)).body)).toEqual(['cursor']);
     expect(fieldsOf((await mq.get('/api/v1/queues/v-q/messages?limit=501', mq.adminKey)).body)).toEqual(['limit']);
+  });
+
+  it('takes any cursor the contract describes: a position, which may be past the end', async () => {
+    expect((await mq.get('/api/v1/queues/v-q/messages?cursor=0', mq.adminKey)).status).toBe(200);
+    expect((await mq.get('/api/v1/dashboard/dlq?cursor=999999999999999', mq.adminKey)).body).toEqual({ items: [], next_cursor: null });
   });
 
   it('answers unknown routes and things in the error shape', async () => {

@@ -10,8 +10,11 @@ export function operationsResource(t: Transport) {
     info: (options?: CallOptions): Promise<Info> => t.api(OperationsApi, options).getInfo(),
     /** Prometheus metrics as text (metrics or admin). */
     metrics: (options?: CallOptions): Promise<string> => t.api(OperationsApi, options).getMetrics(),
-    /** The broker's OpenAPI document as YAML. */
-    openapi: (options?: CallOptions): Promise<string> => t.api(OperationsApi, options).getOpenApi(),
+    /**
+     * The broker's OpenAPI document as YAML text. The contract describes the document (a
+     * mapping); the generated method would read it as JSON, so the raw answer's text is returned.
+     */
+    openapi: async (options?: CallOptions): Promise<string> => (await t.api(OperationsApi, options).getOpenApiRaw()).raw.text(),
   };
 }
 

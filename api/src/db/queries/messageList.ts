@@ -1,14 +1,14 @@
 import type { Queryable } from '../pool.js';
 import { MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
 
-/** Where a page starts: after this (available_at as PostgreSQL wrote it, seq). */
+/** Where a page starts: after this available_at (microseconds since 1970) and seq, both in digits. */
 export interface Position {
-  availableAt: string;
-  seq: number;
+  micros: string;
+  seq: string;
 }
 
-const START: Position = { availableAt: '-infinity', seq: 0 };
-const AFTER = `(m.available_at, m.seq) > ($2::timestamptz, $3::bigint)`;
+const START: Position = { micros: '0', seq: '0' };
+const AFTER = `(m.available_at, m.seq) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::bigint)`;
 const ORDER = 'ORDER BY m.available_at, m.seq LIMIT $4';
 /** Each part is read only when the status filter ($5, NULL = all) asks for it. */
 const WANTS = (status: string) => `($5::text IS NULL OR $5::text = '${status}')`;
@@ -42,7 +42,7 @@ export async function messageListPage(
                  SELECT coalesce(q.acked_retention_hours, $6) FROM queue q WHERE q.name = $1))
          ${ORDER})
      ) m ${ORDER}`,
-    [filter.queue, after.availableAt, after.seq, filter.limit, filter.status ?? null, filter.defaultRetentionHours],
+    [filter.queue, after.micros, after.seq, filter.limit, filter.status ?? null, filter.defaultRetentionHours],
   );
   return rows;
 }
@@ -58,7 +58,7 @@ export async function deadListPage(
   const { rows } = await db.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS}, 'DEAD' AS status, NULL::timestamptz AS lease_expires_at FROM message_dead m
       WHERE ${where} AND ${AFTER} ${ORDER}`,
-    [filter.queue ?? null, after.availableAt, after.seq, filter.limit],
+    [filter.queue ?? null, after.micros, after.seq, filter.limit],
   );
   return rows;
 }

@@ -13,13 +13,14 @@ export interface MessageRow {
   consumer_id: string | null;
   unacked_at: Date | null;
   lease_expires_at: Date | null;
-  /** available_at as PostgreSQL writes it (microseconds): the paging position. */
+  /** available_at in microseconds since 1970, in digits: the paging position. */
   position: string;
 }
 
 /** The columns every table has, as a MessageRow wants them (`m` is the table's alias). */
 export const MESSAGE_COLUMNS = `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, to_json(m.available_at) #>> '{}' AS position`;
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at,
+  (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position`;
 
 /**
  * Who may settle a message: its holder, and only on queues the caller may consume from

@@ -7,7 +7,8 @@ import { messageUnclaim } from '../../db/queries/messageClaim.js';
 import type { MessageRow } from '../../db/queries/messageRow.js';
 import { access, consumerOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { name, waitSeconds } from '../schemas.js';
+import { LONG_POLL_TAG } from '../longPolls.js';
+import { bodyInteger, bodyWaitSeconds, name, waitSeconds } from '../schemas.js';
 
 /**
  * Aborted when the client's connection closes before its answer was sent. hapi's own 'disconnect'
@@ -59,6 +60,7 @@ export function consumeRoutes(ctx: AppContext): ServerRoute[] {
       path: '/api/v1/queues/{queue}/consume',
       options: {
         ...access('consume:{queue}'),
+        tags: [LONG_POLL_TAG],
         validate: { params, query: Joi.object({ wait_seconds: waitSeconds.default(0) }) },
       },
       handler: async (request, h) => {
@@ -71,11 +73,12 @@ export function consumeRoutes(ctx: AppContext): ServerRoute[] {
       path: '/api/v1/queues/{queue}/receive',
       options: {
         ...access('consume:{queue}'),
+        tags: [LONG_POLL_TAG],
         validate: {
           params,
           payload: Joi.object({
-            max_messages: Joi.number().integer().min(1).max(100).default(1),
-            wait_seconds: waitSeconds.default(0),
+            max_messages: bodyInteger().min(1).max(100).default(1),
+            wait_seconds: bodyWaitSeconds.default(0),
           }).allow(null),
         },
       },

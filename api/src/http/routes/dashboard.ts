@@ -6,7 +6,7 @@ import { listDeadMessages } from '../../broker/listing.js';
 import { replayOne, replayQueue } from '../../broker/deadLetters.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
-import { messageId, name, pageQuery } from '../schemas.js';
+import { bodyInteger, messageId, name, pageQuery } from '../schemas.js';
 
 export function dashboardRoutes(ctx: AppContext): ServerRoute[] {
   return [
@@ -43,7 +43,7 @@ export function dashboardRoutes(ctx: AppContext): ServerRoute[] {
       options: {
         ...access('admin'),
         validate: {
-          payload: Joi.object({ queue: name.required(), limit: Joi.number().integer().min(1).max(100_000) }).required(),
+          payload: Joi.object({ queue: name.required(), limit: bodyInteger().min(1).max(100_000) }).required(),
         },
       },
       handler: (request) => {

@@ -5,7 +5,7 @@ import { PayloadTooLargeError } from '../../errors.js';
 import type { PublishItem, PublishOutcome } from '../../broker/publish.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { delaySeconds, headers, idempotencyKey, name } from '../schemas.js';
+import { delaySeconds, headers, idempotencyKey, name, storableText } from '../schemas.js';
 
 const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
 /** JSON escaping can grow a payload; the body cap leaves room for that and for the headers. */
@@ -19,7 +19,7 @@ interface MessageBody {
 }
 
 const messageFields = {
-  payload: Joi.string().allow('').required(),
+  payload: storableText().allow('').required(),
   headers,
   delay_seconds: delaySeconds,
 };

@@ -5,13 +5,13 @@ import { createQueue, deleteQueue, getQueue, listQueues, purgeQueue, updateQueue
 import { listMessages } from '../../broker/listing.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
-import { name, pageQuery, status } from '../schemas.js';
+import { bodyInteger, name, pageQuery, status } from '../schemas.js';
 
 const queueParams = Joi.object({ queue: name.required() });
-const ackTimeout = Joi.number().integer().strict().min(1).max(43200);
-const maxRetries = Joi.number().integer().strict().min(0).max(100);
+const ackTimeout = bodyInteger().min(1).max(43200);
+const maxRetries = bodyInteger().min(0).max(100);
 /** Hours acked messages are kept; 0 keeps none; null follows the broker's default. */
-const ackedRetention = Joi.number().integer().strict().min(0).max(8760).allow(null);
+const ackedRetention = bodyInteger().min(0).max(8760).allow(null);
 
 interface QueueSettingsBody {
   ack_timeout_seconds?: number;

@@ -3,7 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { params } from '../hapi-augment.js';
 import { access, holderOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { delaySeconds, messageId } from '../schemas.js';
+import { bodyBoolean, bodyInteger, delaySeconds, messageId } from '../schemas.js';
 
 export function settleRoutes(ctx: AppContext): ServerRoute[] {
   const pathParams = Joi.object({ id: messageId.required() });
@@ -40,7 +40,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
         ...holderAccess,
         validate: {
           params: pathParams,
-          payload: Joi.object({ requeue: Joi.boolean().default(true), delay_seconds: delaySeconds.default(0) }).allow(null),
+          payload: Joi.object({ requeue: bodyBoolean().default(true), delay_seconds: delaySeconds.default(0) }).allow(null),
         },
       },
       handler: async (request) => {
@@ -58,7 +58,7 @@ export function settleRoutes(ctx: AppContext): ServerRoute[] {
       path: '/api/v1/messages/{id}/extend',
       options: {
         ...holderAccess,
-        validate: { params: pathParams, payload: Joi.object({ seconds: Joi.number().integer().min(1).max(43200).required() }).required() },
+        validate: { params: pathParams, payload: Joi.object({ seconds: bodyInteger().min(1).max(43200).required() }).required() },
       },
       handler: async (request) => {
         const { seconds } = request.payload as { seconds: number };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../../src/db/embedded.js';
+import { captureLogLine } from '../../helpers/logCapture.js';
 
 const API_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
@@ -29,14 +30,20 @@ export async function spawnBroker(env: Record<string, string>): Promise<BrokerPr
       HOME: process.env.HOME ?? '/tmp',
       HOST: '127.0.0.1',
       PORT: String(port),
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'info',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Its log lines (JSON, and the `[miniqueue]` notices) are searched for secrets after the file
+  // (test/helpers/logScan.ts); the first start's admin key announcement is meant to show the key.
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const line of chunk.toString().split('\n')) if (/^(\{|\[miniqueue\])/.test(line)) captureLogLine(line);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   await new Promise<void>((resolve, reject) => {

@@ -24,5 +24,6 @@ export function nameProblem(name: string): string | null {
   if (name === '') return 'Enter a name.';
   if (name.length > 100) return 'At most 100 characters.';
   if (!/^[a-zA-Z0-9._-]+$/.test(name)) return 'Use only letters, digits, dots, underscores and hyphens.';
+  if (name === '.' || name === '..') return 'A name cannot be only "." or "..".';
   return null;
 }
