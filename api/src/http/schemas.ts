@@ -62,5 +62,5 @@ export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
  */
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
-  cursor: Joi.string().pattern(/^[0-9]{1,15}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (1 to 15 digits)' }),
+  cursor: Joi.string().pattern(/^[0-9]{19,36}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (19 to 36 digits)' }),
 };
