@@ -13,6 +13,7 @@ import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeader
 import { RateLimits, registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
 import { wireWakeups } from './broker/wakeups.js';
+import { WaiterRecheck } from './broker/waiterRecheck.js';
 import { Claimer } from './broker/claimer.js';
 import { Publisher } from './broker/publish.js';
 import { Settler } from './broker/settle.js';
@@ -59,6 +60,8 @@ export interface ServerDeps {
 export interface Broker {
   server: Hapi.Server;
   context: AppContext;
+  /** The long polls' safety net for lost notifications (tests run it directly). */
+  recheck: WaiterRecheck;
   logger: Logger;
   /**
    * Stops taking connections, answers what arrives on open ones with `Connection: close`, ends long
@@ -117,6 +120,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
 
   const drain = new ConnectionDrain(server.listener);
   const unwire = wireWakeups(changes, bus, waiters, instanceId);
+  const recheck = new WaiterRecheck(pool, waiters, (message, error) => logError(message, error));
+  recheck.start();
   // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
   const wakeups = new WakeupBroadcast(notifications, instanceId);
   const broadcast = wakeups.record.bind(wakeups);
@@ -168,6 +173,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   return {
     server,
     context,
+    recheck,
     logger,
     async stop() {
       const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
@@ -176,6 +182,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       if (server.info.started) await drain.finished(deadline);
       await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
       unwire();
+      recheck.stop();
       changes.off('transitions', broadcast);
       wakeups.stop();
       bus.off('auth', invalidate);

@@ -6,11 +6,6 @@ import { transitionsOf, type Changes } from '../realtime/changes.js';
 import type { Claimer } from './claimer.js';
 import type { QueueWaiters } from './waiters.js';
 
-/**
- * A waiter that was never woken still looks again this often: a safety net for a notification
- * lost to a dropped LISTEN connection, never the normal path.
- */
-const SAFETY_RECHECK_MS = 5_000;
 /** A message that is available but locked by another claim right now: look again shortly. */
 const LOCKED_RECHECK_MS = 50;
 
@@ -71,7 +66,8 @@ export async function claimMessages(
       ticket?.cancel();
       return [];
     }
-    let until = Math.min(deadline, now + SAFETY_RECHECK_MS);
+    // A lost notification is made up for by the per-queue recheck (waiterRecheck.ts), not here.
+    let until = deadline;
     if (nextAvailableAt) until = Math.min(until, Math.max(nextAvailableAt.getTime(), now + LOCKED_RECHECK_MS));
     await ticket.wait(until, request.signal);
     // Shutting down: answer now (empty) rather than start another claim on a closing pool.

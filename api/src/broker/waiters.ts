@@ -71,6 +71,11 @@ export class QueueWaiters {
     this.wakeAll();
   }
 
+  /** Queues with waiters here, and how many wait on each (woken ones included). */
+  queues(): Map<string, number> {
+    return new Map([...this.byQueue].map(([queue, set]) => [queue, set.size]));
+  }
+
   size(): number {
     let total = 0;
     for (const set of this.byQueue.values()) total += set.size;

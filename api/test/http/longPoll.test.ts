@@ -88,3 +88,21 @@ describe('a queue deleted under its waiters', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('a notification that never came', () => {
+  it('is made up for by one recheck of the queues that have waiters', async () => {
+    const waiting = a.post('/api/v1/queues/lp-q/consume?wait_seconds=20', undefined, consumer, { 'MiniQueue-Instance': 'lost' });
+    await sleep(300);
+    // Stored behind the broker's back: no instance hears of it.
+    const { rows } = await a.pool.query(
+      `INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at)
+       VALUES (miniqueue_uuidv7(), 'lp-q', 'lp', 'unannounced', '{}', 'PENDING', now(), now()) RETURNING id`,
+    );
+    await sleep(300);
+    expect(a.broker.context.waiters.size()).toBe(1);
+    const statements = await statementsDuring(() => a.broker.recheck.runOnce());
+    // One look at every queue with waiters, then the woken waiter's claim.
+    expect(statements.filter((sql) => sql.includes('AS w (queue, cap)'))).toHaveLength(1);
+    expect((await waiting).body.message_id).toBe(rows[0].id);
+  });
+});
