@@ -34,7 +34,11 @@ export class BenchClient {
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          try {
+            resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          } catch {
+            resolve({ status: response.statusCode ?? 0, body: text });
+          }
         });
         response.on('error', reject);
       });
