@@ -51,6 +51,8 @@ export interface BenchConfig {
   /** In batches of `batchSize`. */
   pgBossInsert: Bound;
   pgBossFetch: Bound;
+  /** Jobs kept queued for the short-queue pg-boss fetch reference. */
+  pgBossShortQueue: number;
   /** Milliseconds between wait-event samples. */
   sampleEveryMs: number;
 }
@@ -97,6 +99,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: 
       pgBossSend: { count: 300, seconds: 1 },
       pgBossInsert: { count: 20, seconds: 1 },
       pgBossFetch: { count: 300, seconds: 1 },
+      pgBossShortQueue: 100,
     };
   }
   return {
@@ -116,5 +119,6 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: 
     pgBossSend: { count: 100_000, seconds: 10 },
     pgBossInsert: { count: 2_000, seconds: 10 },
     pgBossFetch: { count: 50_000, seconds: 10 },
+    pgBossShortQueue: 1_000,
   };
 }

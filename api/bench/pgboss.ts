@@ -63,21 +63,50 @@ export class PgBossBench {
    * fetch(batchSize) then complete(ids), `callers` at once, until `seeded` jobs are done or time
    * runs out. pg-boss's fetch answers [] on an error as well as on an empty queue, so an empty
    * answer ends a caller only once every seeded job was fetched.
+   *
+   * pg-boss's fetch sorts every queued job of the queue (ORDER BY priority, created_on over an
+   * index on start_after), so its rate falls as the queue grows: the figure depends on how many
+   * jobs wait. With `keepQueued`, a feeder tops the queue up so about that many always wait
+   * (its inserts run in the same database, during the measurement); without it, the queue starts
+   * with `seeded` jobs and drains.
    */
-  fetchComplete(queue: string, batchSize: number, seeded: number, bound: Bound, callers: number): Promise<LoadResult> {
+  async fetchComplete(
+    queue: string,
+    batchSize: number,
+    bound: Bound,
+    callers: number,
+    backlog: { seeded: number; keepQueued?: number },
+  ): Promise<LoadResult> {
     let fetched = 0;
-    return runLoad({ concurrency: callers, maxSteps: Number.MAX_SAFE_INTEGER, maxSeconds: bound.seconds }, async () => {
-      if (fetched >= Math.min(seeded, bound.count)) return null;
-      const jobs = await this.boss.fetch(queue, { batchSize });
-      if (jobs.length === 0) {
-        if (fetched >= seeded) return null;
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        return { messages: 0, requests: 1 };
+    let inserted = backlog.seeded;
+    let running = true;
+    const feeder = (async () => {
+      while (running && backlog.keepQueued) {
+        if (inserted - fetched < backlog.keepQueued) {
+          await this.seed(queue, 500);
+          inserted += 500;
+        } else {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
       }
-      fetched += jobs.length;
-      await this.boss.complete(queue, jobs.map((job) => job.id));
-      return { messages: jobs.length, requests: 2 };
-    });
+    })();
+    try {
+      return await runLoad({ concurrency: callers, maxSteps: Number.MAX_SAFE_INTEGER, maxSeconds: bound.seconds }, async () => {
+        if (fetched >= bound.count) return null;
+        const jobs = await this.boss.fetch(queue, { batchSize });
+        if (jobs.length === 0) {
+          if (!backlog.keepQueued && fetched >= inserted) return null;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          return { messages: 0, requests: 1 };
+        }
+        fetched += jobs.length;
+        await this.boss.complete(queue, jobs.map((job) => job.id));
+        return { messages: jobs.length, requests: 2 };
+      });
+    } finally {
+      running = false;
+      await feeder;
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { BenchConfig } from './config.js';
 import type { Measurement } from './measure.js';
 import type { ServerFacts } from './postgres.js';
 
@@ -21,6 +22,8 @@ export interface BenchResults {
   postgres: ServerFacts & { embedded: boolean };
   concurrency: number;
   referenceConnections: number;
+  /** The bounds this run used (counts, seconds, sizes). */
+  config: Omit<BenchConfig, 'databaseUrl'>;
   /** Raw PostgreSQL and pg-boss figures, keyed by Measurement.id. */
   references: Record<ReferenceId, Measurement>;
   /** MiniQueue workloads, in the order they ran. */
@@ -32,7 +35,14 @@ export interface BenchResults {
   targets: Target[];
 }
 
-export type ReferenceId = 'raw_insert' | 'raw_insert_notify' | 'pgboss_send' | 'pgboss_insert' | 'pgboss_fetch_1' | 'pgboss_fetch_10';
+export type ReferenceId =
+  | 'raw_insert'
+  | 'raw_insert_notify'
+  | 'pgboss_send'
+  | 'pgboss_insert'
+  | 'pgboss_fetch_1'
+  | 'pgboss_fetch_10'
+  | 'pgboss_fetch_10_short';
 
 export interface Latency {
   samples: number;

@@ -64,6 +64,7 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
       postgres: { ...server.facts, embedded: server.embedded },
       concurrency: config.concurrency,
       referenceConnections: config.referenceConnections,
+      config: { ...config, databaseUrl: undefined } as Omit<typeof config, 'databaseUrl'>,
       references,
       workloads: [...main.workloads, pending.empty, pending.big, history.empty, history.big],
       seeding: { pendingMessages: pending.size, pendingSeconds: pending.seedSeconds, historyMessages: history.size, historySeconds: history.seedSeconds },

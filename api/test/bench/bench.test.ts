@@ -26,7 +26,7 @@ const WORKLOADS = [
   'consume_ack_history_empty',
   'consume_ack_history',
 ];
-const REFERENCES = ['raw_insert', 'raw_insert_notify', 'pgboss_send', 'pgboss_insert', 'pgboss_fetch_1', 'pgboss_fetch_10'];
+const REFERENCES = ['raw_insert', 'raw_insert_notify', 'pgboss_send', 'pgboss_insert', 'pgboss_fetch_1', 'pgboss_fetch_10', 'pgboss_fetch_10_short'];
 
 function runQuickBench(outputDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
