@@ -11,8 +11,13 @@ export interface Bound {
   seconds: number;
 }
 
+export const PHASES = ['references', 'main', 'pending', 'history'] as const;
+export type Phase = (typeof PHASES)[number];
+
 export interface BenchConfig {
   quick: boolean;
+  /** Which parts run (BENCH_PHASES=main,pending ...; all by default). Targets of a skipped part read n/a. */
+  phases: Phase[];
   /** An existing PostgreSQL server to use instead of a fresh embedded one. */
   databaseUrl?: string;
   /** Where the JSON and text reports go. */
@@ -65,10 +70,20 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+function phases(raw: string | undefined): Phase[] {
+  if (!raw) return [...PHASES];
+  const chosen = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of chosen) {
+    if (!(PHASES as readonly string[]).includes(name)) throw new Error(`BENCH_PHASES: unknown phase ${name} (known: ${PHASES.join(', ')})`);
+  }
+  return PHASES.filter((phase) => chosen.includes(phase));
+}
+
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: string): BenchConfig {
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
   const common = {
     quick,
+    phases: phases(env.BENCH_PHASES),
     databaseUrl: env.BENCH_DATABASE_URL || undefined,
     outputDir: env.BENCH_OUTPUT_DIR || `${repoRoot}/artifacts/bench`,
     cpuProfDir: env.BENCH_CPU_PROF || undefined,

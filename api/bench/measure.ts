@@ -2,6 +2,7 @@ import type { Broker } from './broker.js';
 import type { LoadResult } from './http.js';
 import { checkpoint } from './postgres.js';
 import { sampled, type DatabaseActivity } from './sampling.js';
+import { walBreakdown, type WalBreakdown } from './wal.js';
 
 /**
  * One measured workload: its rate, and the evidence around it (what PostgreSQL waited on, WAL
@@ -19,6 +20,8 @@ export interface Measurement {
   rate: number;
   activity: DatabaseActivity;
   walBytesPerMessage: number | null;
+  /** The workload's WAL by kind and full-page images (all messages together), if readable. */
+  wal: WalBreakdown | null;
   /** CPU seconds the broker processes used during the workload (null for the references). */
   brokerCpuSeconds: number | null;
   /** Broker CPU milliseconds per request. */
@@ -35,6 +38,8 @@ export interface MeasureOptions {
   system: Measurement['system'];
   /** The database the workload writes to: sampled, and checkpointed first. */
   databaseUrl: string;
+  /** The server's maintenance database, where the WAL is inspected. */
+  serverUrl: string;
   brokers?: Broker[];
   sampleEveryMs: number;
   log: (line: string) => void;
@@ -53,6 +58,7 @@ export async function measure(
   const own = process.cpuUsage(ownBefore);
   const brokerCpu = brokers.length ? brokers.reduce((sum, broker, i) => sum + (broker.cpuSeconds() - cpuBefore[i]), 0) : null;
   const rate = result.seconds > 0 ? result.messages / result.seconds : 0;
+  const wal = activity.walRange ? await walBreakdown(options.serverUrl, activity.walRange) : null;
   const measurement: Measurement = {
     id: options.id,
     label: options.label,
@@ -63,6 +69,7 @@ export async function measure(
     rate,
     activity,
     walBytesPerMessage: activity.walBytes !== null && result.messages > 0 ? activity.walBytes / result.messages : null,
+    wal,
     brokerCpuSeconds: brokerCpu,
     brokerCpuMsPerRequest: brokerCpu !== null && result.requests > 0 ? (brokerCpu * 1000) / result.requests : null,
     loadGeneratorCpuSeconds: (own.user + own.system) / 1e6,
@@ -93,6 +100,17 @@ export function mergeMeasurements(parts: Measurement[]): Measurement {
   const requests = sum((m) => m.requests);
   const seconds = sum((m) => m.seconds);
   const brokerCpu = parts.every((m) => m.brokerCpuSeconds !== null) ? sum((m) => m.brokerCpuSeconds!) : null;
+  const wals = parts.map((m) => m.wal);
+  let wal: WalBreakdown | null = null;
+  if (wals.every((part) => part !== null)) {
+    const kinds = new Map<string, number>();
+    for (const part of wals) for (const { kind, bytes } of part!.byKind) kinds.set(kind, (kinds.get(kind) ?? 0) + bytes);
+    wal = {
+      recordBytes: wals.reduce((total, part) => total + part!.recordBytes, 0),
+      fpiBytes: wals.reduce((total, part) => total + part!.fpiBytes, 0),
+      byKind: [...kinds.entries()].map(([kind, bytes]) => ({ kind, bytes })).sort((a, b) => b.bytes - a.bytes),
+    };
+  }
   const extra: Record<string, number> = {};
   for (const m of parts) for (const [key, value] of Object.entries(m.extra)) extra[key] = (extra[key] ?? 0) + value;
   return {
@@ -106,8 +124,10 @@ export function mergeMeasurements(parts: Measurement[]): Measurement {
       meanActive: samples ? observations / samples : 0,
       waits: [...counts.entries()].map(([event, n]) => ({ event, share: observations ? n / observations : 0 })).sort((a, b) => b.share - a.share),
       walBytes,
+      walRange: null,
     },
     walBytesPerMessage: walBytes !== null && messages > 0 ? walBytes / messages : null,
+    wal,
     brokerCpuSeconds: brokerCpu,
     brokerCpuMsPerRequest: brokerCpu !== null && requests > 0 ? (brokerCpu * 1000) / requests : null,
     loadGeneratorCpuSeconds: sum((m) => m.loadGeneratorCpuSeconds),

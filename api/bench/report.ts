@@ -2,7 +2,7 @@ import type { Measurement } from './measure.js';
 import type { BenchResults, Latency, Target } from './results.js';
 import { BASELINE, PGBOSS_COUNTERPART, find, ratio } from './targets.js';
 
-/** The text report: machine facts, references, one MiniQueue table, latencies, RSS, TARGETS. */
+/** The text report: machine facts, references, one MiniQueue table, WAL, latencies, RSS, TARGETS. */
 
 const int = (value: number | null | undefined) => (value === null || value === undefined || !Number.isFinite(value) ? '—' : Math.round(value).toLocaleString('en-US'));
 const times = (value: number) => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : value.toFixed(1)}×` : '—');
@@ -27,17 +27,24 @@ export function waits(measurement: Measurement, top = 3): string {
 const cpu = (measurement: Measurement) =>
   measurement.brokerCpuMsPerRequest === null ? '—' : `${measurement.brokerCpuMsPerRequest.toFixed(2)} s`;
 
+/** Total WAL per message, with the share of full-page images when pg_walinspect could tell. */
+function walCell(m: Measurement): string {
+  const total = int(m.walBytesPerMessage);
+  if (!m.wal || m.activity.walBytes === null || m.activity.walBytes === 0) return total;
+  return `${total} (${Math.round((m.wal.fpiBytes / (m.wal.recordBytes + m.wal.fpiBytes || 1)) * 100)}%)`;
+}
+
 function referenceLines(results: BenchResults): string[] {
-  const r = results.references;
-  const rows = (Object.values(r) as Measurement[]).map((m) => [m.label, int(m.rate), int(m.walBytesPerMessage), waits(m)]);
+  const rows = (Object.values(results.references) as Measurement[]).map((m) => [m.label, int(m.rate), walCell(m), waits(m)]);
+  if (rows.length === 0) return ['REFERENCES: not run (BENCH_PHASES)'];
   return [
     `REFERENCES (same PostgreSQL, same database, ${results.referenceConnections} connections / callers, in this run)`,
-    ...table(['reference', 'per second', 'WAL B/each', 'top wait events (share of active backends)'], rows),
+    ...table(['reference', 'per second', 'WAL B/each (FPI)', 'top wait events (share of active backends)'], rows),
   ];
 }
 
 function workloadLines(results: BenchResults): string[] {
-  const raw = results.references.raw_insert.rate;
+  const raw = results.references.raw_insert?.rate;
   const rows = results.workloads.map((m) => {
     const boss = PGBOSS_COUNTERPART[m.id];
     const baseline = BASELINE[m.id];
@@ -45,18 +52,37 @@ function workloadLines(results: BenchResults): string[] {
       m.label,
       int(m.rate),
       times(ratio(m.rate, raw)),
-      boss ? `${times(ratio(m.rate, results.references[boss.id].rate))} ${boss.label}` : '—',
+      boss ? `${times(ratio(m.rate, results.references[boss.id]?.rate))} ${boss.label}` : '—',
       baseline ? times(ratio(m.rate, find(results, baseline)?.rate)) : '—',
-      int(m.walBytesPerMessage),
+      walCell(m),
       cpu(m),
       waits(m),
     ];
   });
   return [
     `MINIQUEUE over HTTP (${results.concurrency} requests in flight from this process, keep-alive, 127.0.0.1)`,
-    ...table(['workload', 'msgs/s', '× raw', '× pg-boss', '× baseline', 'WAL B/msg', 'CPU/1k req', 'top wait events (share of active backends)'], rows),
-    '× raw: msgs/s over raw INSERT commits/s.  × baseline: over the row without the monitor / the empty database.',
-    'CPU/1k req: broker CPU seconds (user+system) per 1,000 HTTP requests.',
+    ...table(['workload', 'msgs/s', '× raw', '× pg-boss', '× baseline', 'WAL B/msg (FPI)', 'CPU/1k req', 'top wait events (share of active backends)'], rows),
+    '× raw: msgs/s over raw INSERT commits/s.  × baseline: over the row without the monitor / on the empty database.',
+    'WAL B/msg: all WAL the server wrote during the workload per message; (FPI): share that was full-page images',
+    '  (a CHECKPOINT runs before each workload).  CPU/1k req: broker CPU seconds (user+system) per 1,000 requests.',
+    'Wait events: CPU = active with no wait event (running, or runnable and waiting for a core).',
+  ];
+}
+
+/** WAL per message by resource manager: Heap is table rows, Btree index entries, Transaction commits. */
+function walLines(results: BenchResults): string[] {
+  const measured = [...(Object.values(results.references) as Measurement[]), ...results.workloads].filter((m) => m.wal && m.messages > 0);
+  if (measured.length === 0) return ['WAL BY KIND: not available (pg_walinspect needs PostgreSQL 15+ and superuser or pg_read_server_files)'];
+  const kind = (m: Measurement, names: string[]) => m.wal!.byKind.filter((k) => names.includes(k.kind)).reduce((sum, k) => sum + k.bytes, 0);
+  const main = ['Heap', 'Heap2', 'Btree', 'Transaction'];
+  const rows = measured.map((m) => {
+    const per = (bytes: number) => int(bytes / m.messages);
+    const other = m.wal!.byKind.filter((k) => !main.includes(k.kind)).reduce((sum, k) => sum + k.bytes, 0);
+    return [m.label, per(m.wal!.recordBytes), per(m.wal!.fpiBytes), per(kind(m, ['Heap', 'Heap2'])), per(kind(m, ['Btree'])), per(kind(m, ['Transaction'])), per(other)];
+  });
+  return [
+    'WAL BY KIND (bytes per message; records and full-page images, then by resource manager incl. images)',
+    ...table(['workload', 'records', 'images', 'Heap', 'Btree', 'Transaction', 'other'], rows),
   ];
 }
 
@@ -69,7 +95,8 @@ function extras(results: BenchResults): string[] {
   const monitor = find(results, 'consume_ack_monitor');
   if (monitor) lines.push(`monitor socket: ${int(monitor.extra.frames)} frames, ${int(monitor.extra.bytes)} bytes received during the workload`);
   const s = results.seeding;
-  lines.push(`seeding: ${int(s.pendingMessages)} pending in ${s.pendingSeconds.toFixed(0)} s; ${int(s.historyMessages)} acked history in ${s.historySeconds.toFixed(0)} s`);
+  if (s.pendingSeconds !== null) lines.push(`seeding: ${int(s.pendingMessages)} pending in ${s.pendingSeconds.toFixed(0)} s (batch publish, 500 per request, 4 at once)`);
+  if (s.historySeconds !== null) lines.push(`seeding: ${int(s.historyMessages)} acked history in ${s.historySeconds.toFixed(0)} s (batch publish + receive 100 / batch ack, in chunks of 50,000)`);
   return lines;
 }
 
@@ -77,41 +104,60 @@ const latencyLine = (label: string, l: Latency) =>
   `${label} (${l.samples} samples): p50 ${ms(l.p50)}   p99 ${ms(l.p99)}   max ${ms(l.max)}`;
 
 export function targetLine(target: Target): string {
-  const value = target.unit === '×' ? times(target.measured) : `${target.measured.toFixed(target.unit === 'ms' ? 2 : 0)} ${target.unit}`;
-  return `  ${target.met ? 'met    ' : 'NOT MET'}  ${value.padStart(10)}   ${target.description}`;
+  const value = !Number.isFinite(target.measured)
+    ? '—'
+    : target.unit === '×' ? times(target.measured) : `${target.measured.toFixed(target.unit === 'ms' ? 2 : 0)} ${target.unit}`;
+  const verdict = target.met === null ? 'n/a    ' : target.met ? 'met    ' : 'NOT MET';
+  return `  ${verdict}  ${value.padStart(10)}   ${target.description}`;
+}
+
+/** Other work on the machine takes cores from the run: say so where the figures are read. */
+function busyWarning(results: BenchResults): string[] {
+  const load = results.machine.loadAtStart[0];
+  if (load <= results.machine.cores * 0.5) return [];
+  return [`  WARNING: the machine was busy before the run started (1-minute load ${load.toFixed(2)} on ${results.machine.cores} cores): figures are low and noisy`];
 }
 
 export function renderReport(results: BenchResults): string {
   const m = results.machine;
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
   const settings = Object.entries(results.postgres.settings).map(([name, value]) => `${name}=${value}`).join(', ');
+  const met = results.targets.filter((t) => t.met === true).length;
+  const measured = results.targets.filter((t) => t.met !== null).length;
   return [
     `MiniQueue benchmark${results.quick ? ' (BENCH_QUICK: tiny counts, the figures mean nothing)' : ''}`,
     '',
     'MACHINE',
     `  cpu:        ${m.cores} cores, ${m.cpuModel}; ${m.memoryGiB.toFixed(1)} GiB; ${m.os}`,
     `  load:       ${load(m.loadAtStart)} at the start, ${load(m.loadAtEnd)} at the end (1/5/15-minute averages)`,
+    ...busyWarning(results),
     `  node:       ${m.node}`,
     `  postgresql: ${results.postgres.version}${results.postgres.embedded ? ' (embedded, its own process)' : ' (BENCH_DATABASE_URL)'}`,
     `              ${settings}`,
     `  broker:     commit ${results.commit}, compiled JavaScript (api/dist/start.js) in its own process`,
-    `  run:        ${results.startedAt} → ${results.finishedAt}`,
+    `  run:        ${results.startedAt} → ${results.finishedAt}; phases: ${results.phases.join(', ')}`,
     '',
     ...referenceLines(results),
     '',
     ...workloadLines(results),
     '',
+    ...walLines(results),
+    '',
     ...extras(results),
     '',
     'LONG-POLL WAKE-UP, publish sent → waiting consumer answered',
-    `  ${latencyLine('same instance', results.wakeUp.sameInstance)}`,
-    `  ${latencyLine('across instances (consumer on B, publish on A)', results.wakeUp.crossInstance)}`,
+    ...(results.wakeUp
+      ? [
+          `  ${latencyLine('same instance', results.wakeUp.sameInstance)}`,
+          `  ${latencyLine('across instances (consumer on B, publish on A)', results.wakeUp.crossInstance)}`,
+        ]
+      : ['  not run (BENCH_PHASES)']),
     '',
     'BROKER PROCESSES (peak RSS = VmHWM at the end)',
     ...results.brokers.map((b) => `  ${b.name.padEnd(10)} peak RSS ${mib(b.peakRssBytes).padStart(8)}   CPU ${b.cpuSeconds.toFixed(1)} s`),
     '',
     'TARGETS (issue 11)',
     ...results.targets.map(targetLine),
-    `  ${results.targets.filter((t) => t.met).length} of ${results.targets.length} met`,
+    `  ${met} of ${measured} measured targets met${measured < results.targets.length ? ` (${results.targets.length - measured} not measured)` : ''}`,
   ].join('\n');
 }

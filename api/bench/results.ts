@@ -24,13 +24,15 @@ export interface BenchResults {
   referenceConnections: number;
   /** The bounds this run used (counts, seconds, sizes). */
   config: Omit<BenchConfig, 'databaseUrl'>;
-  /** Raw PostgreSQL and pg-boss figures, keyed by Measurement.id. */
-  references: Record<ReferenceId, Measurement>;
+  /** Raw PostgreSQL and pg-boss figures, keyed by Measurement.id (empty if that phase was skipped). */
+  references: Partial<Record<ReferenceId, Measurement>>;
+  /** The phases that ran (BENCH_PHASES). */
+  phases: string[];
   /** MiniQueue workloads, in the order they ran. */
   workloads: Measurement[];
-  /** Seconds it took to build the 'big' states, and their size. */
-  seeding: { pendingMessages: number; pendingSeconds: number; historyMessages: number; historySeconds: number };
-  wakeUp: { sameInstance: Latency; crossInstance: Latency };
+  /** Seconds it took to build the 'big' states, and their size (null: phase skipped). */
+  seeding: { pendingMessages: number; pendingSeconds: number | null; historyMessages: number; historySeconds: number | null };
+  wakeUp: { sameInstance: Latency; crossInstance: Latency } | null;
   brokers: { name: string; peakRssBytes: number | null; cpuSeconds: number }[];
   targets: Target[];
 }
@@ -59,7 +61,8 @@ export interface Target {
   threshold: number;
   /** '>=' : measured must be at least threshold; '<=' : at most. */
   comparison: '>=' | '<=';
-  met: boolean;
+  /** null: not measured in this run (a skipped phase). */
+  met: boolean | null;
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildBroker, newAdminKey, REPO_ROOT } from './broker.js';
-import { loadBenchConfig } from './config.js';
+import { loadBenchConfig, type Phase } from './config.js';
 import { runHistoryPhase, runPendingPhase } from './phases/big.js';
 import { runMainPhase } from './phases/main.js';
 import { runReferences } from './phases/references.js';
@@ -38,13 +38,14 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
   const server = await startServer(config.databaseUrl, log);
   log(`PostgreSQL: ${server.facts.version}`);
   log(`  ${Object.entries(server.facts.settings).map(([name, value]) => `${name}=${value}`).join(', ')}`);
-  const context: RunContext = { config, adminKey: newAdminKey(), log, brokers: [] };
+  const context: RunContext = { config, serverUrl: server.url, adminKey: newAdminKey(), log, brokers: [] };
   try {
+    const runs = (phase: Phase) => config.phases.includes(phase);
     const mainDatabase = await server.createDatabase('main');
-    const references = await runReferences(context, mainDatabase);
-    const main = await runMainPhase(context, mainDatabase);
-    const pending = await runPendingPhase(context, await server.createDatabase('pending'));
-    const history = await runHistoryPhase(context, await server.createDatabase('history'));
+    const references = runs('references') ? await runReferences(context, mainDatabase) : {};
+    const main = runs('main') ? await runMainPhase(context, mainDatabase) : { workloads: [], wakeUp: null };
+    const pending = runs('pending') ? await runPendingPhase(context, await server.createDatabase('pending')) : null;
+    const history = runs('history') ? await runHistoryPhase(context, await server.createDatabase('history')) : null;
 
     const cpus = os.cpus();
     const partial: Omit<BenchResults, 'targets'> = {
@@ -65,9 +66,15 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
       concurrency: config.concurrency,
       referenceConnections: config.referenceConnections,
       config: { ...config, databaseUrl: undefined } as Omit<typeof config, 'databaseUrl'>,
+      phases: config.phases,
       references,
-      workloads: [...main.workloads, pending.empty, pending.big, history.empty, history.big],
-      seeding: { pendingMessages: pending.size, pendingSeconds: pending.seedSeconds, historyMessages: history.size, historySeconds: history.seedSeconds },
+      workloads: [...main.workloads, ...(pending ? [pending.empty, pending.big] : []), ...(history ? [history.empty, history.big] : [])],
+      seeding: {
+        pendingMessages: config.big,
+        pendingSeconds: pending?.seedSeconds ?? null,
+        historyMessages: config.big,
+        historySeconds: history?.seedSeconds ?? null,
+      },
       wakeUp: main.wakeUp,
       brokers: context.brokers,
     };

@@ -21,6 +21,13 @@ export interface DatabaseActivity {
   waits: WaitShare[];
   /** WAL written by the whole server during the workload; null if it could not be read. */
   walBytes: number | null;
+  /** The WAL insert positions before and after, for a closer look (see wal.ts). */
+  walRange: { start: string; end: string } | null;
+}
+
+interface Lsn {
+  lsn: string;
+  bytes: bigint;
 }
 
 export class ActivitySampler {
@@ -30,7 +37,7 @@ export class ActivitySampler {
   private samples = 0;
   private observations = 0;
   private readonly counts = new Map<string, number>();
-  private walStart: bigint | null = null;
+  private walStart: Lsn | null = null;
 
   constructor(private readonly url: string, private readonly everyMs: number) {}
 
@@ -46,12 +53,12 @@ export class ActivitySampler {
    * at most once a second (and idle pooled ones up to 10 s later), so a delta read right after a
    * workload misses part of it, while the insert position is exact at once.
    */
-  private async walBytes(): Promise<bigint | null> {
+  private async walBytes(): Promise<Lsn | null> {
     try {
-      const { rows } = await this.client!.query<{ bytes: string }>(
-        "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint::text AS bytes",
+      const { rows } = await this.client!.query<{ lsn: string; bytes: string }>(
+        "SELECT lsn::text, pg_wal_lsn_diff(lsn, '0/0')::bigint::text AS bytes FROM pg_current_wal_insert_lsn() AS lsn",
       );
-      return BigInt(rows[0].bytes);
+      return { lsn: rows[0].lsn, bytes: BigInt(rows[0].bytes) };
     } catch {
       return null;
     }
@@ -93,7 +100,8 @@ export class ActivitySampler {
       samples: this.samples,
       meanActive: this.samples ? this.observations / this.samples : 0,
       waits,
-      walBytes: this.walStart !== null && walEnd !== null ? Number(walEnd - this.walStart) : null,
+      walBytes: this.walStart !== null && walEnd !== null ? Number(walEnd.bytes - this.walStart.bytes) : null,
+      walRange: this.walStart !== null && walEnd !== null ? { start: this.walStart.lsn, end: walEnd.lsn } : null,
     };
   }
 }

@@ -9,6 +9,8 @@ import { createTopic, type Keys } from './scenarios/topology.js';
 /** What every phase of the run shares. */
 export interface RunContext {
   config: BenchConfig;
+  /** The PostgreSQL server's maintenance database (WAL inspection). */
+  serverUrl: string;
   adminKey: string;
   log: (line: string) => void;
   /** Filled as broker processes stop: their peak RSS and total CPU. */
@@ -57,6 +59,7 @@ export class BrokerSession {
         label,
         system: 'miniqueue',
         databaseUrl: this.databaseUrl,
+        serverUrl: this.context.serverUrl,
         brokers: [this.broker, ...others.map((other) => other.broker)],
         sampleEveryMs: this.context.config.sampleEveryMs,
         log: this.context.log,

@@ -13,7 +13,7 @@ export async function runReferences(context: RunContext, databaseUrl: string): P
   const { config, log } = context;
   const connections = config.referenceConnections;
   const options = (id: ReferenceId, label: string, system: Measurement['system']) => ({
-    id, label, system, databaseUrl, sampleEveryMs: config.sampleEveryMs, log,
+    id, label, system, databaseUrl, serverUrl: context.serverUrl, sampleEveryMs: config.sampleEveryMs, log,
   });
 
   await prepareRaw(databaseUrl);
