@@ -49,7 +49,7 @@ export function buildBroker(log: (line: string) => void): void {
 }
 
 let clockTicks: number | undefined;
-function ticksPerSecond(): number {
+export function clockTicksPerSecond(): number {
   if (clockTicks === undefined) {
     try {
       clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -66,7 +66,7 @@ export function processCpuSeconds(pid: number): number {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces; count fields from after its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+    return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond();
   } catch {
     return Number.NaN;
   }

@@ -1,5 +1,6 @@
 import type { Broker } from './broker.js';
 import type { LoadResult } from './http.js';
+import { cpuSnapshot, otherCores } from './machine.js';
 import { checkpoint } from './postgres.js';
 import { sampled, type DatabaseActivity } from './sampling.js';
 import { walBreakdown, type WalBreakdown } from './wal.js';
@@ -28,6 +29,8 @@ export interface Measurement {
   brokerCpuMsPerRequest: number | null;
   /** CPU seconds of this process (the load generator), to see when it, not the broker, is the limit. */
   loadGeneratorCpuSeconds: number;
+  /** Mean cores used by processes outside this run while it ran (other work on the machine). */
+  otherCores: number | null;
   /** Anything else the workload counts (copies stored, monitor frames, ...). */
   extra: Record<string, number>;
 }
@@ -54,7 +57,9 @@ export async function measure(
   const brokers = options.brokers ?? [];
   const cpuBefore = brokers.map((broker) => broker.cpuSeconds());
   const ownBefore = process.cpuUsage();
+  const machineBefore = cpuSnapshot();
   const { result, activity } = await sampled(options.databaseUrl, options.sampleEveryMs, work);
+  const machineAfter = cpuSnapshot();
   const own = process.cpuUsage(ownBefore);
   const brokerCpu = brokers.length ? brokers.reduce((sum, broker, i) => sum + (broker.cpuSeconds() - cpuBefore[i]), 0) : null;
   const rate = result.seconds > 0 ? result.messages / result.seconds : 0;
@@ -73,6 +78,7 @@ export async function measure(
     brokerCpuSeconds: brokerCpu,
     brokerCpuMsPerRequest: brokerCpu !== null && result.requests > 0 ? (brokerCpu * 1000) / result.requests : null,
     loadGeneratorCpuSeconds: (own.user + own.system) / 1e6,
+    otherCores: otherCores(machineBefore, machineAfter),
     extra: result.extra ?? {},
   };
   options.log(`  ${Math.round(rate).toLocaleString('en-US')}/s (${result.messages.toLocaleString('en-US')} in ${result.seconds.toFixed(1)} s)`);
@@ -131,6 +137,7 @@ export function mergeMeasurements(parts: Measurement[]): Measurement {
     brokerCpuSeconds: brokerCpu,
     brokerCpuMsPerRequest: brokerCpu !== null && requests > 0 ? (brokerCpu * 1000) / requests : null,
     loadGeneratorCpuSeconds: sum((m) => m.loadGeneratorCpuSeconds),
+    otherCores: parts.every((m) => m.otherCores !== null) ? sum((m) => m.otherCores! * m.seconds) / seconds : null,
     extra,
   };
 }

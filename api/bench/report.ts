@@ -24,6 +24,10 @@ export function waits(measurement: Measurement, top = 3): string {
   return `${events.join(', ') || 'idle'} (${activity.meanActive.toFixed(1)} active)`;
 }
 
+/** Cores other processes used meanwhile; a '!' marks a row they disturbed. */
+const others = (m: Measurement) => (m.otherCores === null ? '—' : `${m.otherCores.toFixed(2)}${m.otherCores > DISTURBED ? ' !' : ''}`);
+const DISTURBED = 0.2;
+
 const cpu = (measurement: Measurement) =>
   measurement.brokerCpuMsPerRequest === null ? '—' : `${measurement.brokerCpuMsPerRequest.toFixed(2)} s`;
 
@@ -35,11 +39,11 @@ function walCell(m: Measurement): string {
 }
 
 function referenceLines(results: BenchResults): string[] {
-  const rows = (Object.values(results.references) as Measurement[]).map((m) => [m.label, int(m.rate), walCell(m), waits(m)]);
+  const rows = (Object.values(results.references) as Measurement[]).map((m) => [m.label, int(m.rate), walCell(m), others(m), waits(m)]);
   if (rows.length === 0) return ['REFERENCES: not run (BENCH_PHASES)'];
   return [
     `REFERENCES (same PostgreSQL, same database, ${results.referenceConnections} connections / callers, in this run)`,
-    ...table(['reference', 'per second', 'WAL B/each (FPI)', 'top wait events (share of active backends)'], rows),
+    ...table(['reference', 'per second', 'WAL B/each (FPI)', 'other cores', 'top wait events (share of active backends)'], rows),
   ];
 }
 
@@ -56,16 +60,18 @@ function workloadLines(results: BenchResults): string[] {
       baseline ? times(ratio(m.rate, find(results, baseline)?.rate)) : '—',
       walCell(m),
       cpu(m),
+      others(m),
       waits(m),
     ];
   });
   return [
     `MINIQUEUE over HTTP (${results.concurrency} requests in flight from this process, keep-alive, 127.0.0.1)`,
-    ...table(['workload', 'msgs/s', '× raw', '× pg-boss', '× baseline', 'WAL B/msg (FPI)', 'CPU/1k req', 'top wait events (share of active backends)'], rows),
+    ...table(['workload', 'msgs/s', '× raw', '× pg-boss', '× baseline', 'WAL B/msg (FPI)', 'CPU/1k req', 'other cores', 'top wait events (share of active backends)'], rows),
     '× raw: msgs/s over raw INSERT commits/s.  × baseline: over the row without the monitor / on the empty database.',
     'WAL B/msg: all WAL the server wrote during the workload per message; (FPI): share that was full-page images',
     '  (a CHECKPOINT runs before each workload).  CPU/1k req: broker CPU seconds (user+system) per 1,000 requests.',
     'Wait events: CPU = active with no wait event (running, or runnable and waiting for a core).',
+    `Other cores: mean cores used meanwhile by processes outside this run; '!' above ${DISTURBED}: that row was disturbed.`,
   ];
 }
 
@@ -113,9 +119,17 @@ export function targetLine(target: Target): string {
 
 /** Other work on the machine takes cores from the run: say so where the figures are read. */
 function busyWarning(results: BenchResults): string[] {
+  const lines: string[] = [];
   const load = results.machine.loadAtStart[0];
-  if (load <= results.machine.cores * 0.5) return [];
-  return [`  WARNING: the machine was busy before the run started (1-minute load ${load.toFixed(2)} on ${results.machine.cores} cores): figures are low and noisy`];
+  if (load > results.machine.cores * 0.5) {
+    lines.push(`  WARNING: the machine was busy before the run started (1-minute load ${load.toFixed(2)} on ${results.machine.cores} cores)`);
+  }
+  const all = [...(Object.values(results.references) as Measurement[]), ...results.workloads];
+  const disturbed = all.filter((m) => (m.otherCores ?? 0) > DISTURBED);
+  if (disturbed.length > 0) {
+    lines.push(`  WARNING: other processes used more than ${DISTURBED} cores during ${disturbed.length} of ${all.length} workloads (marked '!'): those figures are low and noisy`);
+  }
+  return lines;
 }
 
 export function renderReport(results: BenchResults): string {
