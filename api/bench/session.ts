@@ -1,8 +1,7 @@
 import { startBroker, type Broker } from './broker.js';
 import type { BenchConfig } from './config.js';
-import { BenchClient } from './http.js';
+import { BenchClient, type LoadResult } from './http.js';
 import { measure, type Measurement } from './measure.js';
-import type { LoadResult } from './http.js';
 import { consumeAck, publishSingle, publishBatch, receiveAck } from './scenarios/throughput.js';
 import { createTopic, type Keys } from './scenarios/topology.js';
 
