@@ -21,7 +21,21 @@ export class BenchClient {
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
 
-  request(method: string, path: string, body?: unknown): Promise<Reply> {
+  async request(method: string, path: string, body?: unknown): Promise<Reply> {
+    try {
+      return await this.send(method, path, body);
+    } catch (error) {
+      // The server closed an idle keep-alive socket just as we reused it (its keepAliveTimeout
+      // raced our next request): the request never reached it, so sending it again is safe.
+      // This is the retry Node's documentation recommends for exactly this case.
+      if ((error as { reusedSocket?: boolean }).reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        return this.send(method, path, body);
+      }
+      throw error;
+    }
+  }
+
+  private send(method: string, path: string, body?: unknown): Promise<Reply> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = { authorization: `Bearer ${this.key}` };
     if (payload !== undefined) {
@@ -34,11 +48,15 @@ export class BenchClient {
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          try {
+            resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          } catch {
+            resolve({ status: response.statusCode ?? 0, body: text });
+          }
         });
         response.on('error', reject);
       });
-      request.on('error', reject);
+      request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
       request.end(payload);
     });
   }
