@@ -28,7 +28,7 @@ export interface BenchConfig {
   skipBuild: boolean;
   /** Requests in flight for the MiniQueue HTTP workloads. */
   concurrency: number;
-  /** Connections / callers for the raw PostgreSQL and pg-boss references (the 16). */
+  /** Connections / callers for the raw PostgreSQL and pg-boss references (16, as PostgreSQL's own benchmark ceilings are usually quoted). */
   referenceConnections: number;
   warmup: number;
   publishSingle: Bound;

@@ -6,7 +6,7 @@ import { PAYLOAD } from './scenarios/topology.js';
 /**
  * pg-boss 10 (the last line that runs on Node 20), the best-known queue on PostgreSQL for Node,
  * on the same server and database as MiniQueue, in its own schema. It is a library, so it has no
- * HTTP hop: its figures are what a queue costs in PostgreSQL alone, which is the bar the issue
+ * HTTP hop: its figures are what a queue costs in PostgreSQL alone, which is the bar MiniQueue
  * sets. Maintenance and cron are off (supervise: false, schedule: false, no state monitor), so
  * nothing but the measured calls runs; its pool has as many connections as there are callers.
  */

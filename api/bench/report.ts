@@ -170,7 +170,7 @@ export function renderReport(results: BenchResults): string {
     'BROKER PROCESSES (peak RSS = VmHWM at the end)',
     ...results.brokers.map((b) => `  ${b.name.padEnd(10)} peak RSS ${mib(b.peakRssBytes).padStart(8)}   CPU ${b.cpuSeconds.toFixed(1)} s`),
     '',
-    'TARGETS (issue 11)',
+    'TARGETS (the performance goals MiniQueue holds itself to)',
     ...results.targets.map(targetLine),
     `  ${met} of ${measured} measured targets met${measured < results.targets.length ? ` (${results.targets.length - measured} not measured)` : ''}`,
   ].join('\n');

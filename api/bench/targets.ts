@@ -28,7 +28,7 @@ export function ratio(numerator: number | undefined, denominator: number | undef
   return numerator / denominator;
 }
 
-/** The targets, each with the value this run measured. */
+/** The performance targets, each with the value this run measured. */
 export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[] {
   const rate = (id: string) => find(results, id)?.rate;
   const raw = results.references.raw_insert?.rate;

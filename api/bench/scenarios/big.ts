@@ -2,7 +2,7 @@ import type { BenchClient } from '../http.js';
 import { receiveAck, seed } from './throughput.js';
 
 /**
- * Builds the large states the issue compares against an empty database, only through the public
+ * Builds the large states compared against an empty database, only through the public
  * API: a backlog of pending messages, or a history of acked ones. Either can take minutes on a
  * slow broker, so progress is reported and the size is BENCH_BIG.
  */
