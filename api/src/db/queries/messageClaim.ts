@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool.js';
-import { MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
+import { BY_ID_OF, MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
 
 export interface ClaimItem {
   queue: string;
@@ -34,13 +34,14 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
             WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now()
             ORDER BY available_at, seq
             LIMIT w.n
-              FOR UPDATE SKIP LOCKED) p)
+              FOR UPDATE SKIP LOCKED) p),
+     assigned AS (SELECT p.id, s.ref, s.holder, s.consumer FROM picked p JOIN slot s ON s.queue = p.queue AND s.n = p.n)
      UPDATE message m
-        SET status = 'UNACKED', holder = s.holder, consumer_id = s.consumer, unacked_at = now(),
+        SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
             lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
-       FROM picked p JOIN slot s ON s.queue = p.queue AND s.n = p.n, queue q
-      WHERE m.id = p.id AND q.name = m.queue_name
-     RETURNING s.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at`,
+       FROM assigned a, queue q
+      WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
+     RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at`,
     [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
   );
   return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);

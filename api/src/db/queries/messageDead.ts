@@ -1,4 +1,5 @@
 import type { Queryable } from '../pool.js';
+import { BY_ID_OF } from './messageRow.js';
 
 export interface ReplayedRow {
   id: string;
@@ -25,7 +26,7 @@ export async function messageReplayQueue(db: Queryable, queue: string, limit: nu
   const { rows } = await db.query<ReplayedRow>(
     `WITH pick AS (SELECT id FROM message_dead WHERE queue_name = $1
                     ORDER BY available_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-          d AS (DELETE FROM message_dead m USING pick WHERE m.id = pick.id RETURNING m.*)
+          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*)
      ${REVIVE}`,
     [queue, limit],
   );

@@ -33,3 +33,11 @@ export interface Holder {
   consumerId: string;
   queues: string[] | null;
 }
+
+/**
+ * `m.id` is one of the ids the CTE `cte` found. Said as `= ANY (ARRAY(…))` rather than only as a
+ * join, because the planner cannot know that a CTE built from JSON or a LATERAL holds a handful of
+ * rows: as a join it would hash the whole live table (a claim went from 2 ms to 190 ms with
+ * 300,000 pending), while an array of ids is looked up in the primary key, one probe each.
+ */
+export const BY_ID_OF = (cte: string) => `m.id = ANY (ARRAY(SELECT id FROM ${cte}))`;

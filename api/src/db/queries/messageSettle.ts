@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool.js';
-import type { Holder } from './messageRow.js';
+import { BY_ID_OF, type Holder } from './messageRow.js';
 
 /** One message to settle, by one holder. `ref` says which request asked, for the answer. */
 export interface SettleItem {
@@ -17,7 +17,7 @@ const REQUEST = (columns = '') =>
   `SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, holder text, queues text[]${columns})`;
 
 /** The message `m` is held by the request `r`'s holder, on a queue the request may settle. */
-const HELD_BY_REQUEST = `m.id = r.id AND m.status = 'UNACKED' AND m.holder = r.holder
+const HELD_BY_REQUEST = `${BY_ID_OF('r')} AND m.id = r.id AND m.status = 'UNACKED' AND m.holder = r.holder
   AND (r.queues IS NULL OR m.queue_name = ANY (r.queues))`;
 
 export interface AckedRow {
@@ -100,9 +100,9 @@ export const LEAVE_LEASE = (availableAt: string, deadReason: 'NACKED' | 'EXPIRED
      UPDATE message m
         SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = ${availableAt},
             holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
-       FROM t WHERE m.id = t.id AND NOT t.dies
+       FROM t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND NOT t.dies
      RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed),
-   gone AS (DELETE FROM message m USING t WHERE m.id = t.id AND t.dies RETURNING m.*, t.ref),
+   gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
                                available_at, consumer_id, unacked_at, dead_at, dead_reason)
