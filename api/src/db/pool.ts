@@ -2,6 +2,11 @@ import pg from 'pg';
 import { ConnectionWaitExpiredError, isConnectionRefusedForNow } from './errors.js';
 
 export type Pool = pg.Pool;
+/**
+ * The hot statements (publish, claim, ack, nack, …) are sent as named prepared statements
+ * (`{ name, text, values }`): each connection parses and plans them once. Planning the publish
+ * statement costs about 2 ms of the database's CPU, twice what running it for one message does.
+ */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
 // int8 (count(*), sequences) as JS numbers: our counts stay far below 2^53.

@@ -12,11 +12,12 @@ export interface IdempotencyRow {
 
 /** The publishes remembered under these (owner, key) pairs. */
 export async function idempotencyFind(db: Queryable, keys: { owner: string; key: string }[]): Promise<IdempotencyRow[]> {
-  const { rows } = await db.query<IdempotencyRow>(
-    `SELECT k.owner, k.key, k.topic_name, k.request_hash, k.message_ids, k.queues
+  const { rows } = await db.query<IdempotencyRow>({
+    name: 'idempotency_find',
+    text: `SELECT k.owner, k.key, k.topic_name, k.request_hash, k.message_ids, k.queues
        FROM idempotency_key k JOIN unnest($1::text[], $2::text[]) AS w (owner, key) USING (owner, key)`,
-    [keys.map((k) => k.owner), keys.map((k) => k.key)],
-  );
+    values: [keys.map((k) => k.owner), keys.map((k) => k.key)],
+  });
   return rows;
 }
 

@@ -20,8 +20,9 @@ export interface ClaimItem {
  * locked by the others, so lone claims by N consumers at once skip O(N²) rows between them.
  */
 export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(MessageRow & { ref: number })[]> {
-  const { rows } = await db.query<MessageRow & { ref: number }>(
-    `WITH r AS (
+  const { rows } = await db.query<MessageRow & { ref: number }>({
+    name: 'message_claim',
+    text: `WITH r AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int)),
      slot AS (
        SELECT r.ref, r.queue, r.holder, r.consumer, row_number() OVER (PARTITION BY r.queue ORDER BY r.ref, n) AS n
@@ -42,8 +43,8 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
        FROM assigned a, queue q
       WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
      RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at`,
-    [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
-  );
+    values: [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
+  });
   return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);
 }
 
@@ -52,21 +53,23 @@ export async function messageNextAvailable(
   db: Queryable,
   queue: string,
 ): Promise<{ queueExists: boolean; nextAvailableAt: Date | null }> {
-  const { rows } = await db.query<{ found: boolean; next: Date | null }>(
-    `SELECT EXISTS (SELECT 1 FROM queue WHERE name = $1) AS found,
+  const { rows } = await db.query<{ found: boolean; next: Date | null }>({
+    name: 'message_next_available',
+    text: `SELECT EXISTS (SELECT 1 FROM queue WHERE name = $1) AS found,
             (SELECT available_at FROM message WHERE queue_name = $1 AND status = 'PENDING'
               ORDER BY available_at, seq LIMIT 1) AS next`,
-    [queue],
-  );
+    values: [queue],
+  });
   return { queueExists: rows[0].found, nextAvailableAt: rows[0].next };
 }
 
 /** Puts claimed messages back as if never claimed (retry count unchanged): their requester left. */
 export async function messageUnclaim(db: Queryable, ids: string[], holder: string): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE message SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+  const { rowCount } = await db.query({
+    name: 'message_unclaim',
+    text: `UPDATE message SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
       WHERE id = ANY($1::uuid[]) AND status = 'UNACKED' AND holder = $2`,
-    [ids, holder],
-  );
+    values: [ids, holder],
+  });
   return rowCount ?? 0;
 }

@@ -8,8 +8,9 @@ import { LEAVE_LEASE, LEFT_LEASE, type ReturnedRow } from './messageSettle.js';
  * rows, so a pass that finds nothing reads one index page.
  */
 export async function messageExpireLeases(db: Queryable, limit: number): Promise<ReturnedRow[]> {
-  const { rows } = await db.query<ReturnedRow>(
-    `WITH t AS (
+  const { rows } = await db.query<ReturnedRow>({
+    name: 'message_expire_leases',
+    text: `WITH t AS (
        SELECT m.id, 0 AS ref, m.retry_count >= q.max_retries AS dies
          FROM message m JOIN queue q ON q.name = m.queue_name
         WHERE m.status = 'UNACKED' AND m.lease_expires_at < now()
@@ -18,7 +19,7 @@ export async function messageExpireLeases(db: Queryable, limit: number): Promise
           FOR UPDATE OF m SKIP LOCKED),
      ${LEAVE_LEASE('now()', 'EXPIRED')}
      ${LEFT_LEASE}`,
-    [limit],
-  );
+    values: [limit],
+  });
   return rows;
 }

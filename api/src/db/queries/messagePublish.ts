@@ -35,8 +35,9 @@ export interface PublishedRow {
  * row twice in one statement).
  */
 export async function messagePublish(db: Queryable, items: PublishRowItem[], idempotencyTtlHours: number): Promise<PublishedRow[]> {
-  const { rows } = await db.query<PublishedRow & { ord: number }>(
-    `WITH item AS (
+  const { rows } = await db.query<PublishedRow & { ord: number }>({
+    name: 'message_publish',
+    text: `WITH item AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::text[], $7::text[])
                 WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, ord)),
      copy AS MATERIALIZED (
@@ -74,7 +75,7 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
      SELECT o.ord::int AS ord, o.topic_exists, o.stored, o.ids AS message_ids, o.queues,
             to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed
        FROM outcome o ORDER BY o.ord`,
-    [
+    values: [
       items.map((item) => item.topic),
       items.map((item) => item.payload),
       items.map((item) => JSON.stringify(item.headers)),
@@ -84,6 +85,6 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
       items.map((item) => item.idempotency?.hash ?? null),
       idempotencyTtlHours,
     ],
-  );
+  });
   return rows;
 }

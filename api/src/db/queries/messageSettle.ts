@@ -34,8 +34,9 @@ export interface AckedRow {
  * own counter row. The row lock fences a racing sweeper; an item not returned was not acked.
  */
 export async function messageAck(db: Queryable, items: SettleItem[], defaultRetentionHours: number): Promise<AckedRow[]> {
-  const { rows } = await db.query<AckedRow>(
-    `WITH r AS (${REQUEST()}),
+  const { rows } = await db.query<AckedRow>({
+    name: 'message_ack',
+    text: `WITH r AS (${REQUEST()}),
      acked AS (
        DELETE FROM message m USING r WHERE ${HELD_BY_REQUEST}
        RETURNING m.*, r.ref, now() AS acked_at),
@@ -51,8 +52,8 @@ export async function messageAck(db: Queryable, items: SettleItem[], defaultRete
          FROM (SELECT queue_name, count(*) AS n FROM acked GROUP BY queue_name) g
         WHERE k.queue_name = g.queue_name AND k.shard = pg_backend_pid() % 16)
      SELECT ref, id, queue_name, published_at FROM acked`,
-    [request(items), defaultRetentionHours],
-  );
+    values: [request(items), defaultRetentionHours],
+  });
   return rows;
 }
 
@@ -77,16 +78,17 @@ export interface ReturnedRow {
  * message_dead with its last holder and claim time, for the dead-letter listing.
  */
 export async function messageNack(db: Queryable, items: NackItem[]): Promise<ReturnedRow[]> {
-  const { rows } = await db.query<ReturnedRow>(
-    `WITH r AS (${REQUEST(', requeue boolean, delay int')}),
+  const { rows } = await db.query<ReturnedRow>({
+    name: 'message_nack',
+    text: `WITH r AS (${REQUEST(', requeue boolean, delay int')}),
      t AS (
        SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies
          FROM message m JOIN r ON ${HELD_BY_REQUEST} JOIN queue q ON q.name = m.queue_name
           FOR UPDATE OF m),
      ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'NACKED')}
      ${LEFT_LEASE}`,
-    [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds }))],
-  );
+    values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds }))],
+  });
   return rows;
 }
 
@@ -120,13 +122,14 @@ export async function messageExtend(
   holder: Holder,
   seconds: number,
 ): Promise<{ id: string; lease_expires_at: Date } | null> {
-  const { rows } = await db.query<{ id: string; lease_expires_at: Date }>(
-    `UPDATE message SET lease_expires_at = now() + make_interval(secs => $4)
+  const { rows } = await db.query<{ id: string; lease_expires_at: Date }>({
+    name: 'message_extend',
+    text: `UPDATE message SET lease_expires_at = now() + make_interval(secs => $4)
       WHERE id = $1 AND status = 'UNACKED' AND holder = $2
         AND ($3::text[] IS NULL OR queue_name = ANY($3::text[]))
      RETURNING id, lease_expires_at`,
-    [id, holder.holder, holder.queues, seconds],
-  );
+    values: [id, holder.holder, holder.queues, seconds],
+  });
   return rows[0] ?? null;
 }
 
@@ -142,13 +145,14 @@ export interface MessageState {
  * failure path, so the success path stays one statement.
  */
 export async function messageFindState(db: Queryable, ids: string[]): Promise<MessageState[]> {
-  const { rows } = await db.query<MessageState>(
-    `SELECT id, queue_name, status, holder FROM message WHERE id = ANY($1::uuid[])
+  const { rows } = await db.query<MessageState>({
+    name: 'message_find_state',
+    text: `SELECT id, queue_name, status, holder FROM message WHERE id = ANY($1::uuid[])
      UNION ALL
      SELECT id, queue_name, 'DEAD', NULL FROM message_dead WHERE id = ANY($1::uuid[])
      UNION ALL
      SELECT id, queue_name, 'ACKED', holder FROM message_acked WHERE id = ANY($1::uuid[])`,
-    [ids],
-  );
+    values: [ids],
+  });
   return rows;
 }
