@@ -24,10 +24,9 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
     name: 'message_claim',
     text: `WITH r AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int)),
-     slot AS (
-       SELECT r.ref, r.queue, r.holder, r.consumer, row_number() OVER (PARTITION BY r.queue ORDER BY r.ref, n) AS n
-         FROM r, generate_series(1, r.lim) AS n),
-     wanted AS (SELECT queue, count(*) AS n FROM slot GROUP BY queue),
+     -- Each request takes the positions (upto - lim, upto] of its queue's claimed rows.
+     req AS (SELECT r.*, sum(r.lim) OVER (PARTITION BY r.queue ORDER BY r.ref) AS upto FROM r),
+     wanted AS (SELECT queue, max(upto) AS n FROM req GROUP BY queue),
      picked AS (
        SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
@@ -36,7 +35,9 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
             ORDER BY available_at, seq
             LIMIT w.n
               FOR UPDATE SKIP LOCKED) p),
-     assigned AS (SELECT p.id, s.ref, s.holder, s.consumer FROM picked p JOIN slot s ON s.queue = p.queue AND s.n = p.n)
+     assigned AS (
+       SELECT p.id, q.ref, q.holder, q.consumer
+         FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto)
      UPDATE message m
         SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
             lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)

@@ -38,7 +38,8 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
   const { rows } = await db.query<PublishedRow & { ord: number }>({
     name: 'message_publish',
     text: `WITH item AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::text[], $7::text[])
+       SELECT * FROM ROWS FROM (json_to_recordset($1::json)
+                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text))
                 WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, ord)),
      copy AS MATERIALIZED (
        SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue
@@ -60,7 +61,7 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
        ON CONFLICT (owner, key) DO UPDATE
           SET topic_name = EXCLUDED.topic_name, request_hash = EXCLUDED.request_hash,
               message_ids = EXCLUDED.message_ids, queues = EXCLUDED.queues, created_at = now()
-        WHERE idempotency_key.created_at < now() - make_interval(hours => $8)
+        WHERE idempotency_key.created_at < now() - make_interval(hours => $2)
        RETURNING owner, key),
      outcome AS MATERIALIZED (
        SELECT p.*, p.topic_exists AND (p.key IS NULL OR EXISTS (
@@ -72,17 +73,23 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
         ORDER BY o.ord, c.queue)
-     SELECT o.ord::int AS ord, o.topic_exists, o.stored, o.ids AS message_ids, o.queues,
+     SELECT o.ord::int AS ord, o.topic_exists, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
             to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed
        FROM outcome o ORDER BY o.ord`,
+    // JSON in and out: one native JSON.stringify / JSON.parse instead of escaping and parsing
+    // PostgreSQL array literals element by element (a tenth of the broker's time for a batch).
     values: [
-      items.map((item) => item.topic),
-      items.map((item) => item.payload),
-      items.map((item) => JSON.stringify(item.headers)),
-      items.map((item) => item.delaySeconds),
-      items.map((item) => item.idempotency?.owner ?? null),
-      items.map((item) => item.idempotency?.key ?? null),
-      items.map((item) => item.idempotency?.hash ?? null),
+      JSON.stringify(
+        items.map((item) => ({
+          topic: item.topic,
+          payload: item.payload,
+          headers: item.headers,
+          delay: item.delaySeconds,
+          owner: item.idempotency?.owner ?? null,
+          key: item.idempotency?.key ?? null,
+          hash: item.idempotency?.hash ?? null,
+        })),
+      ),
       idempotencyTtlHours,
     ],
   });
