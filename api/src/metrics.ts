@@ -39,6 +39,27 @@ export class Metrics {
     this.queueGauge('miniqueue_oldest_pending_age_seconds', 'Age of the oldest available PENDING message per queue', (row) => row.oldest_pending_age_seconds);
   }
 
+  /**
+   * Group commit as it happens: statements sent per kind, requests they carried (their ratio is the
+   * average batch) and seconds they took (over statements: the average time to commit a batch).
+   */
+  watchGroupCommits(kinds: Record<string, { batches: number; requests: number; seconds: number }>): void {
+    const series = (name: string, help: string, value: (stats: { batches: number; requests: number; seconds: number }) => number) =>
+      new client.Counter({
+        name,
+        help,
+        labelNames: ['kind'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [kind, stats] of Object.entries(kinds)) this.inc({ kind }, value(stats));
+        },
+      });
+    series('miniqueue_group_commit_statements_total', 'Statements sent by group commit, per kind of request', (s) => s.batches);
+    series('miniqueue_group_commit_requests_total', 'Requests carried by those statements', (s) => s.requests);
+    series('miniqueue_group_commit_seconds_total', 'Time those statements took, from send to answer', (s) => s.seconds);
+  }
+
   recordPublished(queues: string[]): void {
     for (const queue of queues) this.published.inc({ queue });
   }

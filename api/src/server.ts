@@ -112,6 +112,12 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const publisher = new Publisher({ pool, changes, idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
   const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
   const claimer = new Claimer({ pool, groupCommit });
+  metrics.watchGroupCommits({
+    publish: publisher.groupCommitStats,
+    claim: claimer.groupCommitStats,
+    ack: settler.groupCommitStats.acks,
+    nack: settler.groupCommitStats.nacks,
+  });
   // One set of buckets for HTTP requests and WebSocket handshakes alike.
   const rateLimits = new RateLimits(config.rateLimit);
   const context: AppContext = {

@@ -39,8 +39,8 @@ export class GroupCommit<I, R> {
   private waiting: Waiting<I, R>[] = [];
   private inFlight = 0;
   private scheduled = false;
-  /** Statements sent, and requests they carried: for the metrics and the round-trip test. */
-  readonly stats = { batches: 0, requests: 0 };
+  /** Statements sent, requests they carried, and seconds they took: for the metrics and the tests. */
+  readonly stats = { batches: 0, requests: 0, seconds: 0 };
 
   constructor(
     private readonly runBatch: (requests: I[]) => Promise<BatchResult<R>[]>,
@@ -77,9 +77,11 @@ export class GroupCommit<I, R> {
   private async run(batch: Waiting<I, R>[]): Promise<void> {
     this.stats.batches += 1;
     this.stats.requests += batch.length;
+    const started = performance.now();
     let results: BatchResult<R>[];
     try {
       results = await this.runBatch(batch.map((entry) => entry.request));
+      this.stats.seconds += (performance.now() - started) / 1000;
     } catch (error) {
       if (batch.length === 1 || this.options.isFinal(error)) {
         for (const entry of batch) entry.reject(error);
