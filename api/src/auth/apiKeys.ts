@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'mq_';
 const KEY_PREFIX_LENGTH = 12;
@@ -10,7 +10,7 @@ export interface NewApiKey {
 }
 
 /** Keys carry 256 random bits; a fast hash is enough for secrets nobody chose by hand. */
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 export function apiKeyFrom(key: string): NewApiKey {
   return { key, hash: hashSecret(key), prefix: key.slice(0, KEY_PREFIX_LENGTH) };

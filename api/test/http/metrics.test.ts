@@ -93,3 +93,19 @@ describe('request logs', () => {
     }
   });
 });
+
+describe('group commit metrics', () => {
+  it('count statements and the requests they carry, per kind', async () => {
+    const before = await scrape();
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => mq.post('/api/v1/topics/m/messages', { payload: `g${i}` }, mq.adminKey)));
+    expect(answers.every((answer) => answer.status === 201)).toBe(true);
+    const after = await scrape();
+    const delta = (series: string) => sample(after, series) - sample(before, series);
+    expect(delta('miniqueue_group_commit_requests_total{kind="publish"}')).toBe(40);
+    // 40 requests at once shared statements.
+    const statements = delta('miniqueue_group_commit_statements_total{kind="publish"}');
+    expect(statements).toBeGreaterThan(0);
+    expect(statements).toBeLessThan(40);
+    expect(delta('miniqueue_group_commit_seconds_total{kind="publish"}')).toBeGreaterThan(0);
+  });
+});
