@@ -31,7 +31,7 @@ describe('group commit', () => {
     // 250 requests at once: batches of at most 100, never more than 2 running.
     expect(batcher.batches.map((batch) => batch.length)).toEqual([100, 100, 50]);
     expect(batcher.mostAtOnce()).toBe(2);
-    expect(group.stats).toEqual({ batches: 3, requests: 250 });
+    expect(group.stats).toMatchObject({ batches: 3, requests: 250 });
   });
 
   it('a lone request goes at once, alone', async () => {
