@@ -9,6 +9,7 @@ import { createServer, type Broker } from './server.js';
 import { scheduleJob } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
 import { retention } from './jobs/retention.js';
+import { liveTableVacuumJob } from './jobs/liveTableVacuum.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
 import { authSweeper } from './jobs/authSweeper.js';
 
@@ -54,6 +55,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   const tasks: ScheduledTask[] = [
     scheduleJob(leaseSweeper(pool, changes, (rows) => metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
     scheduleJob(retentionJob, '41 * * * * *', onJobError),
+    scheduleJob(liveTableVacuumJob(pool), '*/5 * * * * *', onJobError),
     scheduleJob(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
     // Every 15 s: an expired session's open sockets close within that.
     scheduleJob(authSweeper(pool), '*/15 * * * * *', onJobError),
