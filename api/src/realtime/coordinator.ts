@@ -78,7 +78,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
     await wsConsumerDelete(this.client, id).catch((error) => this.log('consumer socket unregister failed', error));
   }
 
-  /** A monitor socket is being admitted: from now on CONSUMED and ACKED are notified. */
+  /** A monitor socket is being admitted: from now on the other instances send their monitor events here too. */
   acquireMonitor(): Promise<void> {
     this.monitors += 1;
     return this.monitors === 1 ? this.syncPresence() : this.presence;

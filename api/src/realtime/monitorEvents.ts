@@ -21,7 +21,7 @@ export interface MonitorEvent {
 /** A statement's group is shown message by message up to this size, then as one summary event. */
 export const MAX_EVENTS_PER_GROUP = 20;
 
-/** The broker's transition names (message.last_event) → the contract's event types, in order. */
+/** The broker's transition names (realtime/changes.ts) → the contract's event types, in order. */
 const EVENT_TYPES: Record<string, string[]> = {
   PUBLISHED: ['PUBLISHED'],
   CONSUMED: ['CONSUMED'],

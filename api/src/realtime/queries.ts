@@ -60,7 +60,7 @@ export async function wsConsumerDeleteOrphans(db: Queryable): Promise<number> {
   return rowCount ?? 0;
 }
 
-/** This instance holds monitor sockets: CONSUMED and ACKED transitions are notified (migration 0004). */
+/** This instance holds monitor sockets: the others send it their coalesced monitor events (realtime/monitorRelay.ts). */
 export async function wsMonitorPresent(db: Queryable, instance: string): Promise<void> {
   await db.query(
     `INSERT INTO ws_monitor (instance_id, owner_pid, owner_started) VALUES ($1, ${OWNER})
