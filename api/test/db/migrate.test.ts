@@ -1,27 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
-
-async function emptyDatabase(): Promise<string> {
-  const serverUrl = inject('databaseUrl');
-  const name = `mq_migrate_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+import { createEmptyDatabase } from '../helpers/database.js';
 
 describe('migrations', () => {
   it('instances starting together migrate once, under the advisory lock', async () => {
-    const url = await emptyDatabase();
+    const url = await createEmptyDatabase('mq_migrate');
     const results = await Promise.all([migrate(url), migrate(url), migrate(url)]);
     const applied = results.flat();
     expect(applied).toContain('0001_broker.sql');

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
+import { createEmptyDatabase } from '../helpers/database.js';
 
 /**
  * Migration 0005 splits the one message table into live, dead and acked tables. A database that an
@@ -12,15 +12,7 @@ let url: string;
 let db: pg.Client;
 
 beforeAll(async () => {
-  const serverUrl = inject('databaseUrl');
-  const name = `mq_migrate_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
-  url = target.toString();
+  url = await createEmptyDatabase('mq_migrate');
   await migrate(url, { to: '0004_monitor_presence.sql' });
   db = new pg.Client({ connectionString: url });
   await db.connect();

@@ -4,10 +4,10 @@ import { inject } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import './provided.js';
 
-/** A fresh, migrated database on the run's PostgreSQL server; returns its URL. */
-export async function createTestDatabase(): Promise<string> {
+/** A fresh, empty database on the run's PostgreSQL server (not migrated); returns its URL. */
+export async function createEmptyDatabase(prefix = 'mq_test'): Promise<string> {
   const serverUrl = inject('databaseUrl');
-  const name = `mq_test_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -17,6 +17,12 @@ export async function createTestDatabase(): Promise<string> {
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await migrate(url.toString());
   return url.toString();
+}
+
+/** A fresh, migrated database on the run's PostgreSQL server; returns its URL. */
+export async function createTestDatabase(): Promise<string> {
+  const url = await createEmptyDatabase();
+  await migrate(url);
+  return url;
 }
