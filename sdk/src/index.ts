@@ -49,4 +49,4 @@ export type { MiniQueueErrorDetails } from './errors.js';
 export { newIdempotencyKey } from './idempotency.js';
 // The contract's models, field for field (snake_case, timestamps as Date).
 export type * from './generated/models/index.js';
-export { MessageStatus } from './generated/models/index.js';
+export { MessageStatus, ErrorCode } from './generated/models/index.js';
