@@ -4,6 +4,10 @@ import { EXIT, Failure } from './failure.js';
 /** What the SDK's errors (and the monitor's refused handshakes) have in common. */
 export interface BrokerError extends Error {
   status: number;
+  /** The broker's machine-readable reason (openapi.yaml's ErrorCode); hints are chosen by it. */
+  code?: string | null;
+  /** With `scope_required`: the scope that would allow the request. */
+  scope?: string | null;
   errors?: Array<{ field: string; message: string }> | null;
   retryAfterMs?: number | null;
 }
@@ -42,9 +46,9 @@ export async function describeBrokerError(error: BrokerError, context: FailureCo
     case 401:
       return new Failure(message, unauthorizedHint(context.connection), EXIT.auth, status);
     case 403:
-      return new Failure(message, await forbiddenHint(message, context), EXIT.auth, status);
+      return new Failure(message, await forbiddenHint(error, context), EXIT.auth, status);
     case 404:
-      return new Failure(message, notFoundHint(message, context.connection), EXIT.notFound, status);
+      return new Failure(message, notFoundHint(error, context.connection), EXIT.notFound, status);
     case 409:
       return new Failure(message, null, EXIT.conflict, status);
     case 413:
@@ -94,8 +98,8 @@ function unauthorizedHint(connection: Connection): string {
   }
 }
 
-async function forbiddenHint(message: string, context: FailureContext): Promise<string> {
-  const needed = /needs the scope (\S+)/.exec(message)?.[1];
+async function forbiddenHint(error: BrokerError, context: FailureContext): Promise<string> {
+  const needed = error.code === 'scope_required' ? (error.scope ?? undefined) : undefined;
   const principal = await context.principal().catch(() => null);
   const has = principal ? `Your key (${principal.name}) has: ${principal.scopes.join(', ') || 'no scopes'}. ` : '';
   const scope = needed ? `the scope ${needed}` : 'the right scope';
@@ -103,14 +107,13 @@ async function forbiddenHint(message: string, context: FailureContext): Promise<
 }
 
 const LISTERS: Record<string, string> = {
-  topic: '`miniqueue topics:list` shows the topics.',
-  queue: '`miniqueue queues:list` shows the queues.',
-  client: '`miniqueue clients:list` shows the registered clients.',
-  message: '`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.',
+  topic_not_found: '`miniqueue topics:list` shows the topics.',
+  queue_not_found: '`miniqueue queues:list` shows the queues.',
+  client_not_found: '`miniqueue clients:list` shows the registered clients.',
+  message_not_found: '`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.',
 };
 
-function notFoundHint(message: string, connection: Connection): string {
-  const noun = /^No (topic|queue|client|message) found/i.exec(message)?.[1]?.toLowerCase();
-  if (noun) return LISTERS[noun];
-  return `Is ${connection.url} a MiniQueue broker of this version? Check --url.`;
+function notFoundHint(error: BrokerError, connection: Connection): string {
+  const lister = error.code ? LISTERS[error.code] : undefined;
+  return lister ?? `Is ${connection.url} a MiniQueue broker of this version? Check --url.`;
 }

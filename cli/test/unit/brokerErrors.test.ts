@@ -19,8 +19,11 @@ describe('describeBrokerError', () => {
     expect(failure.hint).toContain('`miniqueue login --profile prod`');
   });
 
-  it('403 names the missing scope and what the key has', async () => {
-    const failure = await describeIt(brokerError(403, 'This needs the scope publish:orders (or admin)'), { name: 'shop', scopes: ['view'] });
+  it('403 names the missing scope the broker named, and what the key has', async () => {
+    const failure = await describeIt(brokerError(403, 'Reworded: any English at all', { code: 'scope_required', scope: 'publish:orders' }), {
+      name: 'shop',
+      scopes: ['view'],
+    });
     expect(failure.exitCode).toBe(EXIT.auth);
     expect(failure.hint).toBe(
       'Your key (shop) has: view. Use a key with the scope publish:orders (--api-key, or `miniqueue login`); an admin registers one with `miniqueue clients:create NAME --scope publish:orders`.',
@@ -37,10 +40,10 @@ describe('describeBrokerError', () => {
     expect(failure.hint).toMatch(/^Use a key with the right scope/);
   });
 
-  it('404 says where to look, by what was not found', async () => {
-    expect((await describeIt(brokerError(404, 'No queue found with the name q'))).hint).toBe('`miniqueue queues:list` shows the queues.');
-    expect((await describeIt(brokerError(404, 'No route for GET /x'))).hint).toMatch(/Check --url/);
-    expect((await describeIt(brokerError(404, 'No topic found with the name t'))).exitCode).toBe(EXIT.notFound);
+  it('404 says where to look, by the code of what was not found', async () => {
+    expect((await describeIt(brokerError(404, 'Reworded', { code: 'queue_not_found' }))).hint).toBe('`miniqueue queues:list` shows the queues.');
+    expect((await describeIt(brokerError(404, 'No queue found with the name q', { code: 'route_not_found' }))).hint).toMatch(/Check --url/);
+    expect((await describeIt(brokerError(404, 'No topic found with the name t', { code: 'topic_not_found' }))).exitCode).toBe(EXIT.notFound);
   });
 
   it('400 lists the field problems the message does not already say', async () => {
