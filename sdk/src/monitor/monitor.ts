@@ -1,7 +1,7 @@
 import { Emitter } from '../consumer/emitter.js';
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
 import { connectionFailure, openSocket, socketError, socketUrl, type SocketEndpoint, type SocketLike } from '../realtime/socket.js';
-import { concernsQueue, parseMonitorEvent } from './events.js';
+import { CLOSE_CREDENTIAL_ENDED, concernsQueue, parseMonitorEvent } from './events.js';
 import type { MonitorEvents, MonitorOptions, MonitorStatus } from './types.js';
 
 const MIN_RECONNECT_DELAY_MS = 250;
@@ -89,7 +89,7 @@ export class Monitor extends Emitter<MonitorEvents> {
     socket.onclose = (closed) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (opened) this.emit('close', { code: closed.code, reason: closed.reason });
+      if (opened) this.emit('close', { code: closed.code, reason: closed.reason, credentialEnded: closed.code === CLOSE_CREDENTIAL_ENDED });
       else this.emit('error', connectionFailure(lastError ?? new Error(`closed with code ${closed.code}`), 'the monitor WebSocket'));
       this.retry(closed.reason || `closed with code ${closed.code}`);
     };

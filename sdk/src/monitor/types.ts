@@ -13,6 +13,8 @@ export interface MonitorOptions {
 export interface MonitorClosed {
   code: number;
   reason: string;
+  /** The credential was revoked, rotated or signed out: reconnecting with it cannot succeed. */
+  credentialEnded: boolean;
 }
 
 export interface MonitorEvents extends Record<string, unknown[]> {
