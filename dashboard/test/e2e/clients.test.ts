@@ -72,6 +72,18 @@ describe('managing clients', () => {
     expect((await dashboard.sdk(secondKey).auth.me()).name).toBe('email-service');
   });
 
+  it('shows the broker’s refusal in the form, and keeps what was typed', async () => {
+    await page.getByTestId('new-key').getByRole('button', { name: 'I have saved the key' }).click();
+    const form = page.getByRole('form', { name: 'Register a client' });
+    await form.getByLabel('Client name').fill('email-service');
+    await form.getByRole('group', { name: 'Publish to' }).getByLabel('orders').check();
+    await form.getByRole('button', { name: 'Register client' }).click();
+    await form.getByRole('alert').filter({ hasText: 'A client named email-service already exists.' }).waitFor();
+    expect(await form.getByLabel('Client name').inputValue()).toBe('email-service');
+    expect(await form.getByRole('button', { name: 'Register client' }).isEnabled()).toBe(true);
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+  });
+
   it('revokes a client after confirmation', async () => {
     await page.getByRole('button', { name: 'Revoke email-service' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke email-service?' });
