@@ -19,6 +19,8 @@ export class Monitor extends Emitter<MonitorEvents> {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private stopped = true;
+  /** Counts start() and stop() calls, so an attempt begun before the last one is dropped. */
+  private generation = 0;
   private current: MonitorStatus = 'stopped';
 
   constructor(
@@ -41,6 +43,7 @@ export class Monitor extends Emitter<MonitorEvents> {
   start(): this {
     if (!this.stopped) return this;
     this.stopped = false;
+    this.generation += 1;
     this.failures = 0;
     void this.connect();
     return this;
@@ -49,6 +52,7 @@ export class Monitor extends Emitter<MonitorEvents> {
   /** Closes the socket (1000) and stops reconnecting; resolves once the socket has closed. */
   stop(): Promise<void> {
     this.stopped = true;
+    this.generation += 1;
     clearTimeout(this.timer);
     const socket = this.socket;
     this.socket = null;
@@ -61,16 +65,18 @@ export class Monitor extends Emitter<MonitorEvents> {
   }
 
   private async connect(): Promise<void> {
+    const generation = this.generation;
     this.setStatus(this.failures === 0 ? 'connecting' : 'reconnecting');
     let socket: SocketLike;
     try {
       socket = await openSocket(new URL(this.url), this.endpoint);
     } catch (error) {
+      if (generation !== this.generation) return;
       const failure = error instanceof Error ? error : new Error(String(error));
       this.emit('error', failure);
       return this.retry(failure.message);
     }
-    if (this.stopped) return socket.close(1000, 'monitor stopped');
+    if (generation !== this.generation) return socket.close(1000, 'monitor stopped');
     this.watch(socket);
   }
 

@@ -11,6 +11,7 @@ import {
   type MonitorEvent,
   type MonitorStatus,
 } from '../../src/index.js';
+import { realtimeHub } from '../../../api/src/realtime/plugin.js';
 import { startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
 
@@ -124,6 +125,23 @@ describe('the monitor', () => {
     const attempts = seen.statuses.length;
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(seen.statuses).toHaveLength(attempts); // stopped for good
+  });
+});
+
+describe('stopping', () => {
+  const monitorsHeld = () => realtimeHub(env.broker.broker.server).counts().monitors;
+
+  it('holds one socket however often it is started, none once stopped, and a restart drops the attempt in flight', async () => {
+    const monitor = env.admin.monitor();
+    monitor.start().start();
+    await monitor.stop();
+    monitor.start();
+    await until(() => monitor.status === 'open' && monitorsHeld() === 1, 10_000, 'one socket');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(monitorsHeld()).toBe(1);
+    await monitor.stop();
+    await until(() => monitorsHeld() === 0, 10_000, 'no socket');
+    expect(monitor.status).toBe('stopped');
   });
 });
 
