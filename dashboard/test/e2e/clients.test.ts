@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '@miniqueue/sdk';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
-import { signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot } from '../helpers/browser.js';
+import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
-beforeAll(async () => {
-  [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+dashboardForFile(async (started) => {
+  ({ dashboard } = started);
   const admin = dashboard.sdk(dashboard.broker.adminKey);
   await admin.topics.create('orders');
   await admin.queues.create('email-queue', 'orders');
-  ({ page, errors } = await newPage(browser));
+  ({ page, errors } = await newPage(started.browser));
   await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients', exact: true }).click();
-});
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.stop();
 });
 
 describe('managing clients', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CLOSE_CREDENTIAL_ENDED,
   ConnectionError,
@@ -12,18 +12,17 @@ import {
   type MonitorStatus,
 } from '../../src/index.js';
 import { realtimeHub } from '../../../api/src/realtime/plugin.js';
-import { startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
+import { brokerForFile, until, type SdkBroker } from '../helpers/broker.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 let env: SdkBroker;
+brokerForFile((started) => (env = started));
 beforeAll(async () => {
-  env = await startSdkBroker();
   await env.admin.topics.create('watched');
   await env.admin.queues.create('watched-a', 'watched');
   await env.admin.topics.create('other');
   await env.admin.queues.create('other-q', 'other');
 });
-afterAll(() => env.stop());
 
 /** Everything a monitor reports, in order. */
 function record(monitor: Monitor) {
