@@ -9,6 +9,7 @@ import {
   type Monitor,
   type MonitorClosed,
   type MonitorEvent,
+  type MonitorOptions,
   type MonitorStatus,
 } from '../../src/index.js';
 import { realtimeHub } from '../../../api/src/realtime/plugin.js';
@@ -34,15 +35,20 @@ function record(monitor: Monitor) {
   return seen;
 }
 
+/** A started monitor of this client, once its socket is open. */
+async function opened(client: MiniQueue, options?: MonitorOptions) {
+  const monitor = client.monitor(options);
+  const seen = record(monitor);
+  monitor.start();
+  await until(() => monitor.status === 'open', 10_000, 'open');
+  return { monitor, seen };
+}
+
 const published = (events: MonitorEvent[], queue: string) => events.filter((event) => event.eventType === 'PUBLISHED' && event.queueName === queue);
 
 describe('the monitor', () => {
   it('opens with the key in the handshake and passes on every transition', async () => {
-    const viewer = await env.client('monitor-viewer', ['view']);
-    const monitor = viewer.monitor();
-    const seen = record(monitor);
-    monitor.start();
-    await until(() => monitor.status === 'open', 10_000, 'open');
+    const { monitor, seen } = await opened(await env.client('monitor-viewer', ['view']));
     expect(monitor.url).toBe(`${env.broker.url.replace('http', 'ws')}/ws/monitor`);
 
     const { message_ids: [id] } = await env.admin.publish('watched', 'hello');
@@ -58,10 +64,7 @@ describe('the monitor', () => {
   });
 
   it('with a queue, passes on only that queue’s events', async () => {
-    const monitor = env.admin.monitor({ queue: 'WATCHED-A' });
-    const seen = record(monitor);
-    monitor.start();
-    await until(() => monitor.status === 'open', 10_000, 'open');
+    const { monitor, seen } = await opened(env.admin, { queue: 'WATCHED-A' });
     await env.admin.publish('other', 'not this one');
     await env.admin.publish('watched', 'this one');
     await until(() => seen.events.length > 0, 10_000, 'an event');
@@ -86,11 +89,7 @@ describe('the monitor', () => {
   });
 
   it('tells when the broker closes the socket because its credential ended', async () => {
-    const doomed = await env.client('monitor-doomed', ['view']);
-    const monitor = doomed.monitor();
-    const seen = record(monitor);
-    monitor.start();
-    await until(() => monitor.status === 'open', 10_000, 'open');
+    const { monitor, seen } = await opened(await env.client('monitor-doomed', ['view']));
     await env.admin.clients.delete('monitor-doomed');
     await until(() => seen.closes.length > 0, 10_000, 'close');
     await monitor.stop();
