@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, startBroker, type TestBroker } from './helpers/broker.js';
+import { describe, expect, it } from 'vitest';
+import { as, type TestBroker } from './helpers/broker.js';
 import { json, spawnCli, startCli } from './helpers/cli.js';
+import { brokerForFile, type FileBroker } from './helpers/fileBroker.js';
 
 let broker: TestBroker;
-let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  broker = await startBroker();
-  admin = as(broker);
-});
-afterAll(async () => {
-  await broker?.stop();
-});
+let admin: FileBroker['admin'];
+brokerForFile((started) => ({ broker, admin } = started));
 
 let counter = 0;
 /** A fresh topic with one queue bound to it, so tests do not see each other's messages. */

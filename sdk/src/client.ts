@@ -10,7 +10,10 @@ import type {
   PublishResult,
 } from './generated/index.js';
 import { Transport } from './http/transport.js';
+import { Monitor } from './monitor/monitor.js';
+import type { MonitorOptions } from './monitor/types.js';
 import type { CallOptions, MiniQueueOptions } from './options.js';
+import type { SocketEndpoint } from './realtime/socket.js';
 import { authResource, type AuthResource } from './resources/auth.js';
 import { clientsResource, type ClientsResource } from './resources/clients.js';
 import { dashboardResource, type DashboardResource } from './resources/dashboard.js';
@@ -92,17 +95,27 @@ export class MiniQueue {
     return new Consumer(this.consumerBroker(), queue, handler, options);
   }
 
+  /** The broker's live feed (needs `view`); call `start()` to open it. See Monitor. */
+  monitor(options?: MonitorOptions): Monitor {
+    // One ticket request per attempt: the monitor's reconnect backoff is the retry.
+    return new Monitor(this.socketEndpoint({ retry: { attempts: 1 } }), options);
+  }
+
   private consumerBroker(): ConsumerBroker {
     return {
       receive: (queue, options) => this.receive(queue, options),
       ack: (id) => this.ack(id),
       nack: (id, options) => this.nack(id, options),
       extend: (id, seconds) => this.extend(id, seconds),
-      push: {
-        baseUrl: this.transport.baseUrl,
-        token: () => this.transport.token(),
-        ticket: async () => (await this.auth.wsTicket()).ticket,
-      },
+      push: this.socketEndpoint(),
+    };
+  }
+
+  private socketEndpoint(ticketCall?: CallOptions): SocketEndpoint {
+    return {
+      baseUrl: this.transport.baseUrl,
+      token: () => this.transport.token(),
+      ticket: async () => (await this.auth.wsTicket(ticketCall)).ticket,
     };
   }
 }

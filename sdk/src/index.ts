@@ -28,6 +28,9 @@ export type {
   ErrorContext,
   ErrorPhase,
 } from './consumer/types.js';
+export { Monitor } from './monitor/monitor.js';
+export type { MonitorOptions, MonitorStatus, MonitorClosed, MonitorEvents } from './monitor/types.js';
+export { parseMonitorEvent, EVENTS_DROPPED, CLOSE_CREDENTIAL_ENDED, type MonitorEvent } from './monitor/events.js';
 export {
   MiniQueueError,
   BadRequestError,

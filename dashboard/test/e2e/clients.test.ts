@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '@miniqueue/sdk';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
-import { signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot } from '../helpers/browser.js';
+import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
-beforeAll(async () => {
-  [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+dashboardForFile(async (started) => {
+  ({ dashboard } = started);
   const admin = dashboard.sdk(dashboard.broker.adminKey);
   await admin.topics.create('orders');
   await admin.queues.create('email-queue', 'orders');
-  ({ page, errors } = await newPage(browser));
+  ({ page, errors } = await newPage(started.browser));
   await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients', exact: true }).click();
-});
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.stop();
 });
 
 describe('managing clients', () => {
@@ -70,6 +65,18 @@ describe('managing clients', () => {
     expect(secondKey).not.toBe(firstKey);
     await expect(dashboard.sdk(firstKey).auth.me()).rejects.toBeInstanceOf(UnauthorizedError);
     expect((await dashboard.sdk(secondKey).auth.me()).name).toBe('email-service');
+  });
+
+  it('shows the broker’s refusal in the form, and keeps what was typed', async () => {
+    await page.getByTestId('new-key').getByRole('button', { name: 'I have saved the key' }).click();
+    const form = page.getByRole('form', { name: 'Register a client' });
+    await form.getByLabel('Client name').fill('email-service');
+    await form.getByRole('group', { name: 'Publish to' }).getByLabel('orders').check();
+    await form.getByRole('button', { name: 'Register client' }).click();
+    await form.getByRole('alert').filter({ hasText: 'A client named email-service already exists.' }).waitFor();
+    expect(await form.getByLabel('Client name').inputValue()).toBe('email-service');
+    expect(await form.getByRole('button', { name: 'Register client' }).isEnabled()).toBe(true);
+    expect(await page.getByTestId('new-key').count()).toBe(0);
   });
 
   it('revokes a client after confirmation', async () => {

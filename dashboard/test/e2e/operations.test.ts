@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
-import { expectCount, signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot } from '../helpers/browser.js';
+import { dashboardForFile, expectCount, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
-beforeAll(async () => {
-  [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
-  ({ page, errors } = await newPage(browser));
+dashboardForFile(async (started) => {
+  ({ dashboard } = started);
+  ({ page, errors } = await newPage(started.browser));
   await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
-});
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.stop();
 });
 
 const nav = (label: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();

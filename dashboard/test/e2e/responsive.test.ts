@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { LAPTOP, PHONE, launchBrowser, newPage, screenshot } from '../helpers/browser.js';
-import { expectCount, signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
+import { LAPTOP, PHONE, newPage, screenshot } from '../helpers/browser.js';
+import { dashboardForFile, expectCount, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
 let browser: Browser;
@@ -38,13 +38,7 @@ async function overflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
-beforeAll(async () => {
-  [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.stop();
-});
+dashboardForFile((started) => ({ dashboard, browser } = started));
 
 describe('every page on a laptop and on a phone', () => {
   it('draws the throughput of traffic that happens while the overview is open', async () => {

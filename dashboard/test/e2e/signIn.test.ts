@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
-import { signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
+import { newPage, screenshot } from '../helpers/browser.js';
+import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
 let browser: Browser;
-beforeAll(async () => {
-  [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.stop();
-});
+dashboardForFile((started) => ({ dashboard, browser } = started));
 
 describe('signing in with an API key', () => {
   it('offers only the key form when GitHub is not configured, and says why a wrong key fails', async () => {

@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
-import { signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot } from '../helpers/browser.js';
+import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
 /** Words on any control that changes something. A viewer's page must have none of them. */
 const CHANGING = /create|delete|replay|purge|publish|register|rotate|revoke|bind/i;
 
-beforeAll(async () => {
-  [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+dashboardForFile(async (started) => {
+  ({ dashboard } = started);
   const admin = dashboard.sdk(dashboard.broker.adminKey);
   await admin.topics.create('orders');
   await admin.queues.create('email-queue', 'orders');
@@ -23,12 +22,8 @@ beforeAll(async () => {
   await consumer.nack(message!.message_id, { requeue: false });
 
   const viewerKey = await dashboard.broker.clientKey('ops-viewer', ['view']);
-  ({ page, errors } = await newPage(browser));
+  ({ page, errors } = await newPage(started.browser));
   await signInWithKey(page, dashboard.url, viewerKey);
-});
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.stop();
 });
 
 async function changingControls(): Promise<string[]> {

@@ -1,6 +1,7 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { MiniQueue } from '@miniqueue/sdk';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './browser.js';
 import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
 
 export interface Dashboard {
@@ -25,6 +26,28 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
     sdk: (key) => new MiniQueue({ url: broker.url, apiKey: key, retry: { attempts: 1 } }),
     stop: () => broker.stop(),
   };
+}
+
+export interface FileDashboard {
+  dashboard: Dashboard;
+  browser: Browser;
+}
+
+/**
+ * A dashboard and a Chromium for the calling test file: started together before its tests (then
+ * `onStarted` sets the file up), closed after them.
+ */
+export function dashboardForFile(onStarted: (started: FileDashboard) => unknown): void {
+  let started: Partial<FileDashboard> = {};
+  beforeAll(async () => {
+    const [dashboard, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+    started = { dashboard, browser };
+    await onStarted({ dashboard, browser });
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.dashboard?.stop();
+  });
 }
 
 /** Types the key into the sign-in form, as a person would, and waits for the signed-in page. */

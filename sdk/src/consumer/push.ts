@@ -1,16 +1,6 @@
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
+import { openSocket, socketError, socketUrl, type SocketLike } from '../realtime/socket.js';
 import type { PushEndpoint } from './types.js';
-
-/** The part of the WebSocket API shared by browsers and the `ws` package. */
-interface SocketLike {
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  onclose: ((event: unknown) => void) | null;
-  close(): void;
-}
-
-type SocketFactory = (url: string, headers?: Record<string, string>) => SocketLike;
 
 export interface PushChannelOptions {
   endpoint: PushEndpoint;
@@ -20,8 +10,6 @@ export interface PushChannelOptions {
   onError: (error: unknown) => void;
 }
 
-// A variable, so browser bundlers do not try to include the Node-only package.
-const NODE_WEBSOCKET_MODULE = 'ws';
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
 /**
@@ -56,7 +44,8 @@ export class PushChannel {
 
   private async connect(): Promise<void> {
     try {
-      const socket = await openSocket(this.options.endpoint, this.options.queue);
+      const { endpoint, queue } = this.options;
+      const socket = await openSocket(socketUrl(endpoint.baseUrl, '/ws/consume', { queue }), endpoint);
       if (this.closed) return socket.close();
       this.socket = socket;
       socket.onopen = () => {
@@ -97,41 +86,4 @@ export class PushChannel {
     const delay = Math.max(250, backoffDelay({ ...defaultRetryPolicy, baseDelayMs: 500, maxDelayMs: MAX_RECONNECT_DELAY_MS }, this.failures));
     this.reconnectTimer = setTimeout(() => void this.connect(), delay);
   }
-}
-
-function socketUrl(baseUrl: string, queue: string): string {
-  const url = new URL(`${baseUrl}/ws/consume`);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('queue', queue);
-  return url.toString();
-}
-
-/** In Node, `ws` with the credential in the handshake; elsewhere the global WebSocket and a ticket. */
-async function openSocket(endpoint: PushEndpoint, queue: string): Promise<SocketLike> {
-  const url = socketUrl(endpoint.baseUrl, queue);
-  const nodeSocket = await nodeSocketFactory();
-  if (nodeSocket) return nodeSocket(url, { authorization: `Bearer ${await endpoint.token()}` });
-  const BrowserSocket = (globalThis as { WebSocket?: new (url: string) => SocketLike }).WebSocket;
-  if (!BrowserSocket) throw new Error('Push mode needs a WebSocket: install the `ws` package');
-  const ticketed = new URL(url);
-  ticketed.searchParams.set('ticket', await endpoint.ticket());
-  return new BrowserSocket(ticketed.toString());
-}
-
-async function nodeSocketFactory(): Promise<SocketFactory | undefined> {
-  const isNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
-  if (!isNode) return undefined;
-  try {
-    const module = await import(/* @vite-ignore */ NODE_WEBSOCKET_MODULE);
-    const NodeWebSocket = module.default ?? module.WebSocket;
-    return (url, headers) => new NodeWebSocket(url, { headers }) as SocketLike;
-  } catch {
-    return undefined; // no `ws`: fall back to a global WebSocket (Node 22+) with a ticket
-  }
-}
-
-function socketError(event: unknown): Error {
-  const inner = (event as { error?: unknown; message?: string } | undefined) ?? {};
-  if (inner.error instanceof Error) return inner.error;
-  return new Error(`WebSocket error${inner.message ? `: ${inner.message}` : ''}`);
 }

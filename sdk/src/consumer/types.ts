@@ -1,4 +1,5 @@
 import type { AckResult, ExtendResult, Message, NackResult } from '../generated/index.js';
+import type { SocketEndpoint } from '../realtime/socket.js';
 import type { NackOptions, ReceiveOptions } from '../resources/messages.js';
 
 export interface HandlerContext {
@@ -81,10 +82,4 @@ export interface ConsumerBroker {
   push: PushEndpoint;
 }
 
-export interface PushEndpoint {
-  baseUrl: string;
-  /** The credential for the handshake's Authorization header (programs). */
-  token(): Promise<string>;
-  /** A single-use ticket for the query string (browsers, which cannot set handshake headers). */
-  ticket(): Promise<string>;
-}
+export type PushEndpoint = SocketEndpoint;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   ErrorCode,
@@ -11,15 +11,14 @@ import {
   UnauthorizedError,
   type Message,
 } from '../../src/index.js';
-import { startSdkBroker, type SdkBroker } from '../helpers/broker.js';
+import { brokerForFile, type SdkBroker } from '../helpers/broker.js';
 
 let env: SdkBroker;
 let admin: MiniQueue;
-beforeAll(async () => {
-  env = await startSdkBroker();
-  admin = env.admin;
+brokerForFile((started) => {
+  env = started;
+  admin = started.admin;
 });
-afterAll(() => env.stop());
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];

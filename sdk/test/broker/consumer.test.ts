@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeadLetterError, LeaseLostError, MiniQueue, type ErrorContext, type ProcessedEvent } from '../../src/index.js';
-import { sleep, startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
+import { brokerForFile, sleep, until, type SdkBroker } from '../helpers/broker.js';
 
 let env: SdkBroker;
 let admin: MiniQueue;
-beforeAll(async () => {
-  env = await startSdkBroker();
-  admin = env.admin;
+brokerForFile((started) => {
+  env = started;
+  admin = started.admin;
 });
-afterAll(() => env.stop());
 
 /** A topic with one queue, a publisher for it and a consumer client of it. */
 async function setUp(name: string, queue: { ackTimeoutSeconds?: number; maxRetries?: number } = {}) {

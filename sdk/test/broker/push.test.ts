@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Consumer, MiniQueue } from '../../src/index.js';
 import type { ConsumerBroker } from '../../src/consumer/types.js';
-import { startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
+import { brokerForFile, until, type SdkBroker } from '../helpers/broker.js';
 
 let env: SdkBroker;
-beforeAll(async () => {
-  env = await startSdkBroker();
-});
-afterAll(() => env.stop());
+brokerForFile((started) => (env = started));
 
 /** The HTTP status of a /ws/consume handshake (101 when it opens). */
 function handshakeStatus(url: string, key: string, queue: string): Promise<number> {

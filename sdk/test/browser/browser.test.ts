@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSdkBroker, type SdkBroker } from '../helpers/broker.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 // Debian's chromium (TOOLCHAIN.md); playwright's own browser downloads are not used.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -113,5 +114,50 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     });
     // The fallback long poll is 20 s away: only the WebSocket notification explains this.
     expect(result.pushedWithinMs).toBeLessThan(5000);
+  });
+
+  it('watches the live feed with a fresh ticket on every attempt, through drops and an unreachable broker', async () => {
+    await env.admin.topics.create('watched');
+    await env.admin.queues.create('watched', 'watched');
+    const viewer = (await env.admin.clients.create('browser-viewer', ['view'])).api_key;
+    const proxy = await startTcpProxy(env.broker.url);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(page.origin);
+      await tab.waitForFunction(() => 'sdk' in window);
+      await tab.evaluate(
+        ({ url, key }) => {
+          const sdk = (window as unknown as { sdk: typeof import('../../src/index.js') }).sdk;
+          const seen = { statuses: [] as string[], events: [] as string[] };
+          const monitor = new sdk.MiniQueue({ url, apiKey: key }).monitor({ maxReconnectDelayMs: 300 });
+          monitor.on('status', (status) => seen.statuses.push(status));
+          monitor.on('event', (event) => seen.events.push(`${event.eventType} ${event.queueName}`));
+          Object.assign(window, { monitor: monitor.start(), seen });
+        },
+        { url: proxy.url, key: viewer },
+      );
+      const seen = () => tab.evaluate(() => (window as unknown as { seen: { statuses: string[]; events: string[] } }).seen);
+      const opens = async () => (await seen()).statuses.filter((status) => status === 'open').length;
+      await expect.poll(opens, { timeout: 10_000 }).toBe(1);
+
+      await env.admin.publish('watched', 'one');
+      await expect.poll(async () => (await seen()).events, { timeout: 10_000 }).toContain('PUBLISHED watched');
+
+      // Unreachable: no ticket can be had; then a drop of an open socket. Tickets are single-use,
+      // so opening again proves each attempt fetched its own.
+      proxy.refuse(true);
+      proxy.cut();
+      await expect.poll(async () => (await seen()).statuses.filter((status) => status === 'reconnecting').length, { timeout: 10_000 }).toBeGreaterThan(2);
+      proxy.refuse(false);
+      await expect.poll(opens, { timeout: 10_000 }).toBe(2);
+      proxy.cut();
+      await expect.poll(opens, { timeout: 10_000 }).toBe(3);
+
+      await tab.evaluate(() => (window as unknown as { monitor: { stop(): Promise<void> } }).monitor.stop());
+      expect((await seen()).statuses.at(-1)).toBe('stopped');
+    } finally {
+      await tab.close();
+      await proxy.close();
+    }
   });
 });

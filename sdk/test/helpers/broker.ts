@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
 import { leaseSweeper } from '../../../api/src/jobs/leaseSweeper.js';
 import { MiniQueue, type MiniQueueOptions } from '../../src/index.js';
@@ -27,6 +28,16 @@ export async function startSdkBroker(env: Record<string, string> = {}): Promise<
     sweep: async () => Number(await leaseSweeper(broker.pool, broker.broker.context.changes).runOnce()),
     stop: () => broker.stop(),
   };
+}
+
+/** One broker for the calling test file: started before its tests, stopped after them. */
+export function brokerForFile(onStarted: (started: SdkBroker) => void): void {
+  let started: SdkBroker | undefined;
+  beforeAll(async () => {
+    started = await startSdkBroker();
+    onStarted(started);
+  });
+  afterAll(() => started?.stop());
 }
 
 /** Resolves once `condition` holds, polling every 20 ms; fails after `timeoutMs`. */

@@ -1,6 +1,5 @@
-import { Flags } from '@oclif/core';
 import { arg } from '../../lib/args.js';
-import { confirm } from '../../lib/prompt.js';
+import { ASKS_FIRST, confirmThenAct, yesFlag } from '../../lib/confirmThenAct.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
 export interface RevokeResult {
@@ -11,7 +10,7 @@ export interface RevokeResult {
 export default class ClientsRevoke extends BrokerCommand<typeof ClientsRevoke> {
   static summary = "Revoke a client: its key stops working at once and its WebSockets close.";
 
-  static description = 'Asks for confirmation unless --yes is given (required when not in a terminal). The name may be registered again later, with a new key.';
+  static description = `${ASKS_FIRST} The name may be registered again later, with a new key.`;
 
   static examples = ['<%= config.bin %> <%= command.id %> email-service', '<%= config.bin %> <%= command.id %> email-service --yes'];
 
@@ -20,18 +19,21 @@ export default class ClientsRevoke extends BrokerCommand<typeof ClientsRevoke> {
   };
 
   static flags = {
-    yes: Flags.boolean({ char: 'y', summary: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<RevokeResult> {
     const { name } = this.args;
     const broker = await this.broker();
-    if (!this.flags.yes && !(await confirm(`Revoke client ${name}? Its key stops working at once.`))) {
-      this.log('Nothing revoked.');
-      return { name, revoked: false };
-    }
-    await broker.clients.delete(name);
-    this.log(`Revoked client ${name}.`);
-    return { name, revoked: true };
+    return confirmThenAct<RevokeResult>(this, this.flags.yes, {
+      question: `Revoke client ${name}? Its key stops working at once.`,
+      declined: 'Nothing revoked.',
+      untouched: { name, revoked: false },
+      act: async () => {
+        await broker.clients.delete(name);
+        this.log(`Revoked client ${name}.`);
+        return { name, revoked: true };
+      },
+    });
   }
 }

@@ -1,6 +1,5 @@
-import { Flags } from '@oclif/core';
 import { arg } from '../../lib/args.js';
-import { confirm } from '../../lib/prompt.js';
+import { ASKS_FIRST, confirmThenAct, yesFlag } from '../../lib/confirmThenAct.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
 export interface DeleteResult {
@@ -11,7 +10,7 @@ export interface DeleteResult {
 export default class QueuesDelete extends BrokerCommand<typeof QueuesDelete> {
   static summary = 'Delete a queue and every message in it.';
 
-  static description = 'Messages in any status go with it. Asks for confirmation unless --yes is given (required when not in a terminal).';
+  static description = `Messages in any status go with it. ${ASKS_FIRST}`;
 
   static examples = ['<%= config.bin %> <%= command.id %> email-queue', '<%= config.bin %> <%= command.id %> email-queue --yes'];
 
@@ -20,18 +19,21 @@ export default class QueuesDelete extends BrokerCommand<typeof QueuesDelete> {
   };
 
   static flags = {
-    yes: Flags.boolean({ char: 'y', summary: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<DeleteResult> {
     const { name } = this.args;
     const broker = await this.broker();
-    if (!this.flags.yes && !(await confirm(`Delete queue ${name} and all its messages?`))) {
-      this.log('Nothing deleted.');
-      return { name, deleted: false };
-    }
-    await broker.queues.delete(name);
-    this.log(`Deleted queue ${name}.`);
-    return { name, deleted: true };
+    return confirmThenAct<DeleteResult>(this, this.flags.yes, {
+      question: `Delete queue ${name} and all its messages?`,
+      declined: 'Nothing deleted.',
+      untouched: { name, deleted: false },
+      act: async () => {
+        await broker.queues.delete(name);
+        this.log(`Deleted queue ${name}.`);
+        return { name, deleted: true };
+      },
+    });
   }
 }

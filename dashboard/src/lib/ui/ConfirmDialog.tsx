@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { describeError } from '../errors';
+import { useSubmit } from '../useSubmit';
 import { Button } from './Button';
+import { FormFailure } from './FormFailure';
 
 export interface ConfirmRequest {
   title: string;
@@ -17,31 +18,17 @@ export interface ConfirmRequest {
  */
 export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest | null; onClose: (done: boolean) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const submission = useSubmit(async () => request?.action(), { onSuccess: () => onClose(true) });
+  const { busy, reset } = submission;
 
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (request && !element.open) {
-      setError(null);
+      reset();
       element.showModal();
     } else if (!request && element.open) element.close();
-  }, [request]);
-
-  const confirm = async () => {
-    if (!request) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await request.action();
-      onClose(true);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  }, [request, reset]);
 
   return (
     <dialog
@@ -59,16 +46,12 @@ export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest | 
             {request.title}
           </h2>
           <div className="mt-2 text-sm text-slate-600">{request.body}</div>
-          {error !== null && (
-            <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-              {describeError(error)}
-            </p>
-          )}
+          <FormFailure failure={submission.failure} className="mt-3" />
           <div className="mt-5 flex justify-end gap-2">
             <Button variant="secondary" autoFocus disabled={busy} onClick={() => onClose(false)}>
               Cancel
             </Button>
-            <Button variant={request.tone === 'primary' ? 'primary' : 'danger'} busy={busy} onClick={confirm}>
+            <Button variant={request.tone === 'primary' ? 'primary' : 'danger'} busy={busy} onClick={submission.run}>
               {request.confirmLabel}
             </Button>
           </div>

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Info } from '@miniqueue/sdk';
 import { anonymousClient } from '../../../lib/client';
 import { describeError } from '../../../lib/errors';
 import { useResource } from '../../../lib/useResource';
+import { useSubmit } from '../../../lib/useSubmit';
 import { Button } from '../../../lib/ui/Button';
 import { TextField } from '../../../lib/ui/Field';
 import { Logo } from '../../../lib/ui/Logo';
@@ -55,25 +56,17 @@ function GithubButton() {
 
 function ApiKeyForm({ onSignedIn, githubToo }: { onSignedIn: (session: Session) => void; githubToo: boolean }) {
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = key.trim();
-    if (!trimmed) return setError('Enter an API key.');
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await sessionFor(trimmed));
-    } catch (failure) {
-      setError(describeError(failure));
-      setBusy(false);
-    }
-  };
+  const [problem, setProblem] = useState<string | null>(null);
+  const submission = useSubmit(() => sessionFor(key.trim()), {
+    validate: () => {
+      setProblem(key.trim() ? null : 'Enter an API key.');
+      return key.trim() !== '';
+    },
+    onSuccess: onSignedIn,
+  });
 
   return (
-    <form onSubmit={submit} className="mt-5 space-y-4" noValidate>
+    <form onSubmit={submission.onSubmit} className="mt-5 space-y-4" noValidate>
       {githubToo && (
         <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
           <span className="h-px flex-1 bg-slate-200" /> or <span className="h-px flex-1 bg-slate-200" />
@@ -88,7 +81,7 @@ function ApiKeyForm({ onSignedIn, githubToo }: { onSignedIn: (session: Session) 
         placeholder="mq_…"
         value={key}
         onChange={(event) => setKey(event.target.value)}
-        error={error}
+        error={problem ?? submission.failure}
         hint={
           <>
             On first start the broker prints the <code className="font-mono">bootstrap-admin</code> key, and saves it in{' '}
@@ -97,7 +90,7 @@ function ApiKeyForm({ onSignedIn, githubToo }: { onSignedIn: (session: Session) 
           </>
         }
       />
-      <Button type="submit" busy={busy} className="w-full" variant={githubToo ? 'secondary' : 'primary'}>
+      <Button type="submit" busy={submission.busy} className="w-full" variant={githubToo ? 'secondary' : 'primary'}>
         Sign in with key
       </Button>
     </form>

@@ -1,4 +1,5 @@
-import { messagesIn, type MonitorEvent } from './events';
+import type { MonitorEvent } from '@miniqueue/sdk';
+import { messagesIn } from './events';
 
 export interface Series {
   /** Messages per second, oldest first, one entry per second of the window. */

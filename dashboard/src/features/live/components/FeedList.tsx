@@ -1,6 +1,6 @@
 import { formatClock } from '../../../lib/format';
 import { Empty } from '../../../lib/ui/States';
-import { EVENTS_DROPPED, type MonitorEvent } from '../api/events';
+import { EVENTS_DROPPED, type MonitorEvent } from '@miniqueue/sdk';
 
 const TYPE_COLOURS: Record<string, string> = {
   CREATED: 'bg-violet-50 text-violet-700 ring-violet-200',

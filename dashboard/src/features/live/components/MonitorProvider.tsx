@@ -1,11 +1,11 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSession } from '../../../app/session';
-import { MonitorConnection, monitorUrl, type ConnectionStatus } from '../api/connection';
-import { appendToFeed, type MonitorEvent } from '../api/events';
+import type { MonitorEvent, MonitorStatus } from '@miniqueue/sdk';
+import { appendToFeed } from '../api/events';
 import { ThroughputCounter } from '../api/throughput';
 
 interface MonitorState {
-  status: ConnectionStatus;
+  status: MonitorStatus;
   /** Why the last connection ended, while reconnecting. */
   detail?: string;
   /** Newest first, at most 50. */
@@ -19,6 +19,8 @@ const MonitorContext = createContext<MonitorState | null>(null);
 
 /** Events are drawn at most this often: a burst of thousands per second must not re-render per event. */
 const FLUSH_MS = 250;
+/** A person is looking at the indicator: try again sooner than a program would. */
+const MAX_RECONNECT_DELAY_MS = 15_000;
 
 /**
  * One /ws/monitor connection for the whole signed-in app, so the feed, the counts and the chart
@@ -37,19 +39,16 @@ export function MonitorProvider({ children }: { children: ReactNode }) {
       pending.current = [];
       setState((previous) => ({ ...previous, events: appendToFeed(previous.events, arrived), received: previous.received + arrived.length }));
     }, FLUSH_MS);
-    const connection = new MonitorConnection({
-      ticket: async () => (await mq.auth.wsTicket({ retry: { attempts: 1 } })).ticket,
-      open: (ticket) => new WebSocket(monitorUrl(ticket)),
-      onEvent: (event) => {
-        throughput.record(event);
-        pending.current.push(event);
-      },
-      onStatus: (status, detail) => setState((previous) => ({ ...previous, status, detail })),
+    const monitor = mq.monitor({ maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS });
+    monitor.on('event', (event) => {
+      throughput.record(event);
+      pending.current.push(event);
     });
-    connection.start();
+    monitor.on('status', (status, detail) => setState((previous) => ({ ...previous, status, detail })));
+    monitor.start();
     return () => {
       clearInterval(flush);
-      connection.stop();
+      void monitor.stop();
     };
   }, [mq, throughput]);
 

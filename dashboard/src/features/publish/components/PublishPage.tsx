@@ -1,15 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { PublishResult } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
-import { describeError } from '../../../lib/errors';
 import { formatCount } from '../../../lib/format';
 import { checkJson, utf8Bytes } from '../../../lib/json';
 import { Link } from '../../../lib/router';
 import { Button } from '../../../lib/ui/Button';
 import { Card, PageHeader } from '../../../lib/ui/Card';
 import { SelectField, TextArea, TextField } from '../../../lib/ui/Field';
+import { FormFailure } from '../../../lib/ui/FormFailure';
 import { Empty, ErrorNotice, Loading } from '../../../lib/ui/States';
 import { useResource } from '../../../lib/useResource';
+import { useSubmit } from '../../../lib/useSubmit';
 import { loadTopicNames, publishDraft, type Draft } from '../api/publish';
 import { TEMPLATES } from '../api/templates';
 import { HeaderRows } from './HeaderRows';
@@ -27,9 +28,7 @@ export function PublishPage() {
   const [headers, setHeaders] = useState<Draft['headers']>([{ name: 'content-type', value: 'application/json' }]);
   const [delay, setDelay] = useState('0');
   const [idempotencyKey, setIdempotencyKey] = useState('');
-  const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ topic: string; result: PublishResult } | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     if (topics.data && !topics.data.includes(topic)) setTopic(topics.data[0] ?? '');
@@ -46,20 +45,10 @@ export function PublishPage() {
     setIsJson(template.json);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!json.ok || !delayValid || !topic) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const result = await publishDraft(mq, { topic, payload, headers, delaySeconds: Number(delay), idempotencyKey });
-      setOutcome({ topic, result });
-    } catch (error) {
-      setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submission = useSubmit(
+    async () => ({ topic, result: await publishDraft(mq, { topic, payload, headers, delaySeconds: Number(delay), idempotencyKey }) }),
+    { validate: () => json.ok && delayValid && topic !== '', onSuccess: setOutcome },
+  );
 
   if (topics.loading) return <Loading />;
   if (topics.error !== undefined) return <ErrorNotice error={topics.error} onRetry={topics.reload} />;
@@ -77,7 +66,7 @@ export function PublishPage() {
       ) : (
         <div className="grid gap-6 xl:grid-cols-3">
           <Card title="Message" className="xl:col-span-2">
-            <form onSubmit={submit} className="space-y-4" noValidate aria-label="Publish a message">
+            <form onSubmit={submission.onSubmit} className="space-y-4" noValidate aria-label="Publish a message">
               <div className="grid gap-4 sm:grid-cols-2">
                 <SelectField label="Topic" name="topic" value={topic} onChange={(event) => setTopic(event.target.value)}>
                   {topics.data?.map((name) => (
@@ -119,12 +108,8 @@ export function PublishPage() {
                 <TextField label="Delay (seconds)" name="delay" inputMode="numeric" value={delay} onChange={(event) => setDelay(event.target.value)} error={delayValid ? null : 'A whole number from 0 to 900.'} hint="How long before consumers can claim it." />
                 <TextField label="Idempotency key (optional)" name="idempotency-key" value={idempotencyKey} onChange={(event) => setIdempotencyKey(event.target.value)} hint="Publishing again with the same key stores nothing new." />
               </div>
-              {failure && (
-                <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800 ring-1 ring-rose-200">
-                  {failure}
-                </p>
-              )}
-              <Button type="submit" busy={busy} disabled={!json.ok || !delayValid || !topic}>
+              <FormFailure failure={submission.failure} />
+              <Button type="submit" busy={submission.busy} disabled={!json.ok || !delayValid || !topic}>
                 Publish to {topic || '…'}
               </Button>
             </form>

@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { Queue } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
-import { describeError } from '../../../lib/errors';
 import { Button } from '../../../lib/ui/Button';
 import { Card } from '../../../lib/ui/Card';
 import { SelectField, TextField } from '../../../lib/ui/Field';
+import { FormFailure } from '../../../lib/ui/FormFailure';
+import { useSubmit } from '../../../lib/useSubmit';
 import { createQueue, nameProblem } from '../api/topology';
 
 interface Problems {
@@ -12,7 +13,6 @@ interface Problems {
   topic?: string;
   ackTimeout?: string;
   maxRetries?: string;
-  form?: string;
 }
 
 /** Whole numbers in the broker's ranges; a message per field rather than one for the form. */
@@ -33,32 +33,25 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
   const [ackTimeout, setAckTimeout] = useState('30');
   const [maxRetries, setMaxRetries] = useState('5');
   const [problems, setProblems] = useState<Problems>({});
-  const [busy, setBusy] = useState(false);
+  const submission = useSubmit(() => createQueue(mq, name.trim(), topic, { ackTimeoutSeconds: Number(ackTimeout), maxRetries: Number(maxRetries) }), {
+    validate: () => {
+      const found = check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim());
+      setProblems(found);
+      return Object.keys(found).length === 0;
+    },
+    onSuccess: (queue) => {
+      setName('');
+      onCreated(queue);
+    },
+  });
 
   useEffect(() => {
     if (!topics.includes(topic)) setTopic(topics[0] ?? '');
   }, [topics, topic]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim());
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const queue = await createQueue(mq, name.trim(), topic, { ackTimeoutSeconds: Number(ackTimeout), maxRetries: Number(maxRetries) });
-      setName('');
-      onCreated(queue);
-    } catch (failure) {
-      setProblems({ form: describeError(failure) });
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <Card title="New queue">
-      <form onSubmit={submit} className="space-y-3" noValidate aria-label="New queue">
+      <form onSubmit={submission.onSubmit} className="space-y-3" noValidate aria-label="New queue">
         <TextField label="Queue name" name="queue-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="email-queue" error={problems.name} />
         <SelectField label="Bound to topic" name="queue-topic" value={topic} onChange={(event) => setTopic(event.target.value)} error={problems.topic} disabled={topics.length === 0} hint={topics.length === 0 ? 'Create a topic first.' : undefined}>
           {topics.map((name) => (
@@ -69,12 +62,8 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
           <TextField label="Ack timeout (s)" name="ack-timeout" inputMode="numeric" value={ackTimeout} onChange={(event) => setAckTimeout(event.target.value)} error={problems.ackTimeout} hint="Lease of a claimed message." />
           <TextField label="Max retries" name="max-retries" inputMode="numeric" value={maxRetries} onChange={(event) => setMaxRetries(event.target.value)} error={problems.maxRetries} hint="Then it goes dead." />
         </div>
-        {problems.form && (
-          <p role="alert" className="text-sm text-rose-700">
-            {problems.form}
-          </p>
-        )}
-        <Button type="submit" busy={busy} disabled={topics.length === 0}>
+        <FormFailure failure={submission.failure} />
+        <Button type="submit" busy={submission.busy} disabled={topics.length === 0}>
           Create queue
         </Button>
       </form>

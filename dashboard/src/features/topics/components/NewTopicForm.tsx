@@ -1,39 +1,33 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useSession } from '../../../app/session';
-import { describeError } from '../../../lib/errors';
 import { Button } from '../../../lib/ui/Button';
 import { Card } from '../../../lib/ui/Card';
 import { TextField } from '../../../lib/ui/Field';
+import { useSubmit } from '../../../lib/useSubmit';
 import { createTopic, nameProblem } from '../api/topology';
 
 export function NewTopicForm({ onCreated }: { onCreated: (name: string) => void }) {
   const { mq } = useSession();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const problem = nameProblem(name.trim());
-    if (problem) return setError(problem);
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await createTopic(mq, name.trim());
+  const [problem, setProblem] = useState<string | null>(null);
+  const submission = useSubmit(() => createTopic(mq, name.trim()), {
+    validate: () => {
+      const found = nameProblem(name.trim());
+      setProblem(found);
+      return !found;
+    },
+    onSuccess: (created) => {
       setName('');
       onCreated(created.name);
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
     <Card title="New topic">
-      <form onSubmit={submit} className="space-y-3" noValidate aria-label="New topic">
-        <TextField label="Topic name" name="topic-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="order.placed" error={error} hint="Letters, digits, . _ -; stored in lowercase." />
-        <Button type="submit" busy={busy}>
+      <form onSubmit={submission.onSubmit} className="space-y-3" noValidate aria-label="New topic">
+        {/* One field: the broker's refusal (a taken name) is shown where the name is typed. */}
+        <TextField label="Topic name" name="topic-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="order.placed" error={problem ?? submission.failure} hint="Letters, digits, . _ -; stored in lowercase." />
+        <Button type="submit" busy={submission.busy}>
           Create topic
         </Button>
       </form>

@@ -1,0 +1,39 @@
+/** One frame of /ws/monitor: a transition on some broker instance, or a summary of many. */
+export interface MonitorEvent {
+  /** CREATED, PUBLISHED, CONSUMED, ACKED, NACKED, REDELIVERED, DEAD, REPLAYED, … or EVENTS_DROPPED. */
+  eventType: string;
+  /** null for topic events and for the EVENTS_DROPPED marker. */
+  queueName: string | null;
+  detail: string;
+  timestamp: string;
+}
+
+/** What the broker sends in place of the events a slow reader missed; it belongs to no queue. */
+export const EVENTS_DROPPED = 'EVENTS_DROPPED';
+
+/** The close code of a socket whose credential was revoked, rotated or signed out. */
+export const CLOSE_CREDENTIAL_ENDED = 1008;
+
+/** A frame as an event, or null when it is not one (nothing to show, never a reason to fail). */
+export function parseMonitorEvent(data: unknown): MonitorEvent | null {
+  if (typeof data !== 'string') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const event = value as Record<string, unknown>;
+  if (typeof event.eventType !== 'string' || typeof event.detail !== 'string' || typeof event.timestamp !== 'string') return null;
+  const queueName = typeof event.queueName === 'string' ? event.queueName : null;
+  return { eventType: event.eventType, queueName, detail: event.detail, timestamp: event.timestamp };
+}
+
+/**
+ * Whether a reader of one queue should see the event. The drop marker always passes: it says
+ * that events of this queue may be among those missed.
+ */
+export function concernsQueue(event: MonitorEvent, queue: string): boolean {
+  return event.eventType === EVENTS_DROPPED || event.queueName === queue.toLowerCase();
+}

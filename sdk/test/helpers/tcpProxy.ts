@@ -1,0 +1,45 @@
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface TcpProxy {
+  /** http://127.0.0.1:PORT, forwarding every connection to the target. */
+  url: string;
+  /** Drops every open connection, as a restarting broker or a proxy timeout would. */
+  cut(): void;
+  /** While true, new connections are dropped at once (the broker is unreachable). */
+  refuse(refusing: boolean): void;
+  close(): Promise<void>;
+}
+
+/** A real TCP hop between a client and the broker, so a test can break the network under it. */
+export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
+  const target = new URL(targetUrl);
+  const open = new Set<Socket>();
+  let refusing = false;
+  const server = createServer((client) => {
+    if (refusing) return void client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => undefined); // a cut connection errors on both ends; close follows
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cut: () => {
+      for (const socket of open) socket.destroy();
+    },
+    refuse: (value) => {
+      refusing = value;
+    },
+    close: () => {
+      for (const socket of open) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
