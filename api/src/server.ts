@@ -12,7 +12,7 @@ import { corsOptions } from './http/cors.js';
 import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeaders.js';
 import { RateLimits, registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
-import { wireWakeups } from './broker/wakeups.js';
+import { Wakeups } from './broker/wakeups.js';
 import { WaiterRecheck } from './broker/waiterRecheck.js';
 import { Claimer } from './broker/claimer.js';
 import { Publisher } from './broker/publish.js';
@@ -21,6 +21,8 @@ import { Changes } from './realtime/changes.js';
 import { NotificationSender } from './realtime/notificationSender.js';
 import { WakeupBroadcast } from './realtime/wakeupBroadcast.js';
 import type { NotificationBus } from './realtime/bus.js';
+import { serviceOf } from './lifecycle/lifecycle.js';
+import type { Service } from './lifecycle/service.js';
 import { Metrics } from './metrics.js';
 import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
@@ -55,6 +57,8 @@ export interface ServerDeps {
   bus: NotificationBus;
   /** Defaults to JSON lines on stdout at config.logLevel. */
   logger?: Logger;
+  /** false: the HTTP service initializes the server without listening (tests inject into it). */
+  listen?: boolean;
 }
 
 export interface Broker {
@@ -64,10 +68,12 @@ export interface Broker {
   recheck: WaiterRecheck;
   logger: Logger;
   /**
-   * Stops taking connections, answers what arrives on open ones with `Connection: close`, ends long
-   * polls, and waits for in-flight requests (all up to the shutdown timeout).
+   * What runs in the background, in the order to start them; the last is the HTTP server (with the
+   * WebSockets, which start and stop with it). Its stop stops taking connections, answers what
+   * arrives on open ones with `Connection: close`, ends long polls, and waits for in-flight
+   * requests (all up to the shutdown timeout).
    */
-  stop(): Promise<void>;
+  services: Service[];
 }
 
 /** Requests per group-committed statement at most (single publishes, acks, nacks). */
@@ -125,13 +131,10 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   };
 
   const drain = new ConnectionDrain(server.listener);
-  const unwire = wireWakeups(changes, bus, waiters, instanceId);
+  const wakeups = new Wakeups({ changes, bus, waiters, instanceId });
   const recheck = new WaiterRecheck(pool, waiters, (message, error) => logError(message, error));
-  recheck.start();
   // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
-  const wakeups = new WakeupBroadcast(notifications, instanceId);
-  const broadcast = wakeups.record.bind(wakeups);
-  changes.on('transitions', broadcast);
+  const broadcast = new WakeupBroadcast(notifications, changes, instanceId);
   const invalidate = () => credentials.invalidate();
   bus.on('auth', invalidate);
   bus.on('reset', invalidate);
@@ -176,23 +179,17 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     ...dashboardStaticRoutes(),
   ]);
 
-  return {
-    server,
-    context,
-    recheck,
-    logger,
+  const http = serviceOf('http-server', {
+    start: () => (deps.listen === false ? server.initialize() : server.start()),
     async stop() {
       const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
       if (server.info.started) drain.start();
       waiters.close();
       if (server.info.started) await drain.finished(deadline);
       await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
-      unwire();
-      recheck.stop();
-      changes.off('transitions', broadcast);
-      wakeups.stop();
       bus.off('auth', invalidate);
       bus.off('reset', invalidate);
     },
-  };
+  });
+  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck, http] };
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { backoffDelayMs } from '../lifecycle/backoff.js';
 import { ConnectionWaitExpiredError, isConnectionRefusedForNow } from './errors.js';
 
 export type Pool = pg.Pool;
@@ -74,7 +75,7 @@ class WaitingPool extends pg.Pool {
 
   /** Until one of our connections is released, a jittered back-off passes, or the wait runs out. */
   private nextChance(deadline: number, attempt: number): Promise<void> {
-    const backoff = Math.min(25 * 2 ** attempt, 250) * (0.5 + Math.random() / 2);
+    const backoff = backoffDelayMs(attempt, { firstMs: 25, maxMs: 250 });
     const delay = Math.max(0, Math.min(backoff, deadline - Date.now()));
     return new Promise((resolve) => {
       const done = () => {

@@ -3,6 +3,9 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type VerifyClientCallbackAsync, type WebSocket } from 'ws';
 import type { AppContext } from '../http/context.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
+import { ServiceGroup } from '../lifecycle/serviceGroup.js';
 import type { Principal } from '../auth/principal.js';
 import { hasScope } from '../auth/scopes.js';
 import { isDatabaseUnavailable, isForeignKeyViolation } from '../db/errors.js';
@@ -57,11 +60,14 @@ const CHANGE_MEMORY_MS = 60_000;
  * ends them when their credential ends. Which consumer socket hears of which message is decided
  * by the Dispatcher, on whichever instance holds the dispatcher lock.
  */
-export class RealtimeHub {
+export class RealtimeHub implements Service {
+  readonly name = 'realtime-hub';
+  private readonly life = new Lifecycle(this.name);
+  private readonly services = new ServiceGroup();
   readonly instanceId: string;
   readonly consumers = new ConsumerSockets();
   readonly monitors: MonitorFeed;
-  readonly heartbeat = new Heartbeat();
+  readonly heartbeat: Heartbeat;
   readonly coordinator: Coordinator;
   readonly dispatcher: Dispatcher;
   /** Transitions to the dashboards' live feed, coalesced, here and on the other instances. */
@@ -74,17 +80,16 @@ export class RealtimeHub {
   private readonly credentialChanges = new Map<string, number>();
   private readonly quota: SocketQuota;
   private readonly log: (message: string, error?: unknown) => void;
-  private listener?: HttpServer;
-  private started = false;
-  private closing = false;
 
   constructor(
     private readonly context: RealtimeContext,
-    private readonly options: RealtimeOptions = {},
+    private readonly listener: HttpServer,
+    options: RealtimeOptions = {},
   ) {
     this.log = options.log ?? (() => undefined);
     this.instanceId = context.instanceId;
     this.monitors = new MonitorFeed(options.monitorLimits);
+    this.heartbeat = new Heartbeat(options.heartbeatIntervalMs ?? 30_000);
     this.quota = new SocketQuota(context.config.wsMaxSocketsPerCredential);
     this.coordinator = new Coordinator(
       { ...context.pool.options, application_name: 'miniqueue-ws' },
@@ -111,34 +116,32 @@ export class RealtimeHub {
     return { consumers: this.consumers.count(), monitors: this.monitors.size };
   }
 
-  start(listener: HttpServer): void {
-    if (this.started) return;
-    this.started = true;
-    this.listener = listener;
-    listener.on('upgrade', this.onUpgrade);
-    this.subscribe(true);
-    this.coordinator.on('leadership', this.onLeadership);
-    this.coordinator.start();
-    this.heartbeat.schedule(this.options.heartbeatIntervalMs ?? 30_000);
-    this.monitors.schedule();
-    void this.readyRelay.reload();
+  /** The dispatcher before the coordinator, whose election activates it. */
+  start(): Promise<void> {
+    return this.life.start(async () => {
+      this.listener.on('upgrade', this.onUpgrade);
+      this.subscribe(true);
+      this.coordinator.on('leadership', this.onLeadership);
+      await this.services.startAll([this.dispatcher, this.coordinator, this.heartbeat, this.monitors, this.monitorRelay]);
+      void this.readyRelay.reload();
+    });
   }
 
   /** Refuses new handshakes, closes every socket (1001) and leaves the rotation. */
-  async stop(): Promise<void> {
-    if (!this.started || this.closing) return;
-    this.closing = true;
-    this.listener?.off('upgrade', this.onUpgrade);
-    // From here on, handshakes still in their checks are answered 503 instead of being completed.
-    this.wss.close();
-    for (const socket of [...this.held.keys()]) this.end(socket, CLOSE_GOING_AWAY, 'server shutting down');
-    this.subscribe(false);
-    this.heartbeat.stop();
-    this.monitors.stop();
-    this.monitorRelay.stop();
-    this.dispatcher.deactivate();
-    this.coordinator.off('leadership', this.onLeadership);
-    await this.coordinator.stop();
+  stop(): Promise<void> {
+    return this.life.stop(async () => {
+      this.listener.off('upgrade', this.onUpgrade);
+      // From here on, handshakes still in their checks are answered 503 instead of being completed.
+      this.wss.close();
+      for (const socket of [...this.held.keys()]) this.end(socket, CLOSE_GOING_AWAY, 'server shutting down');
+      this.subscribe(false);
+      this.coordinator.off('leadership', this.onLeadership);
+      await this.services.stop();
+    });
+  }
+
+  health() {
+    return this.life.health();
   }
 
   private subscribe(on: boolean): void {
@@ -176,13 +179,13 @@ export class RealtimeHub {
 
   private refusalFor(error: unknown): Refusal {
     if (error instanceof Refusal) return error;
-    if (this.closing) return new Refusal(503, 'The server is shutting down');
+    if (this.life.stopped) return new Refusal(503, 'The server is shutting down');
     this.log('WebSocket handshake failed', error);
     return new Refusal(500, 'Internal server error');
   }
 
   private async admit(request: IncomingMessage): Promise<Admission> {
-    if (this.closing) throw new Refusal(503, 'The server is shutting down');
+    if (this.life.stopped) throw new Refusal(503, 'The server is shutting down');
     const { endpoint, params } = targetOf(request);
     checkOrigin(request, this.context.config.corsAllowedOrigins);
     const queue = endpoint === 'consume' ? queueOf(params) : undefined;
