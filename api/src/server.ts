@@ -36,14 +36,7 @@ import { refuseMisshapenBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
 import { limitLongPolls } from './http/longPolls.js';
 import { answerWrongMethods } from './http/methodNotAllowed.js';
-import { topicRoutes } from './http/routes/topics.js';
-import { queueRoutes } from './http/routes/queues.js';
-import { publishRoutes } from './http/routes/publish.js';
-import { consumeRoutes } from './http/routes/consume.js';
-import { settleRoutes } from './http/routes/settle.js';
-import { dashboardRoutes } from './http/routes/dashboard.js';
-import { clientRoutes } from './http/routes/clients.js';
-import { authRoutes } from './http/routes/auth.js';
+import { API_PREFIX, apiPlugin } from './http/api.js';
 import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
 import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
@@ -165,15 +158,8 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   // /ws/consume and /ws/monitor: attached to the listener on start, closed on stop.
   await server.register({ plugin: realtimePlugin, options: { context, log: logError } });
 
+  await server.register({ plugin: apiPlugin, options: context }, { routes: { prefix: API_PREFIX } });
   server.route([
-    ...topicRoutes(context),
-    ...queueRoutes(context),
-    ...publishRoutes(context),
-    ...consumeRoutes(context),
-    ...settleRoutes(context),
-    ...dashboardRoutes(context),
-    ...clientRoutes(context),
-    ...authRoutes(context),
     ...opsRoutes(context),
     ...swaggerUiRoutes(),
     ...dashboardStaticRoutes(),

@@ -1,14 +1,8 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import {
-  dispatcherLockTry,
-  wsConsumerDelete,
-  wsConsumerDeleteInstance,
-  wsConsumerInsert,
-  wsConsumerInsertMany,
-  wsMonitorAbsent,
-  wsMonitorPresent,
-} from './queries.js';
+import { advisoryLockTryTake } from '../db/queries/advisoryLock.js';
+import { wsConsumerDelete, wsConsumerDeleteInstance, wsConsumerInsert, wsConsumerInsertMany } from '../db/queries/wsConsumer.js';
+import { wsMonitorDelete, wsMonitorUpsert } from '../db/queries/wsMonitor.js';
 import { RECONNECT_BACKOFF } from '../lifecycle/backoff.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
@@ -99,8 +93,8 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
   private syncPresence(): Promise<void> {
     const next = this.presence.then(async () => {
       const client = await this.connect();
-      if (this.monitors > 0) await wsMonitorPresent(client, this.instanceId);
-      else await wsMonitorAbsent(client, this.instanceId);
+      if (this.monitors > 0) await wsMonitorUpsert(client, this.instanceId);
+      else await wsMonitorDelete(client, this.instanceId);
     });
     this.presence = next.catch((error) => this.log('monitor presence update failed', error));
     return next;
@@ -114,7 +108,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
       this.resign();
       if (!client) return;
       await wsConsumerDeleteInstance(client, this.instanceId).catch(() => undefined);
-      await wsMonitorAbsent(client, this.instanceId).catch(() => undefined);
+      await wsMonitorDelete(client, this.instanceId).catch(() => undefined);
       await client.end().catch(() => undefined);
     });
   }
@@ -138,7 +132,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
       // Rows of this instance's previous session would otherwise linger until the next purge.
       await wsConsumerDeleteInstance(client, this.instanceId);
       await wsConsumerInsertMany(client, this.instanceId, [...this.sockets].map(([id, queue]) => ({ id, queue })));
-      if (this.monitors > 0) await wsMonitorPresent(client, this.instanceId);
+      if (this.monitors > 0) await wsMonitorUpsert(client, this.instanceId);
       this.client = client;
       this.life.report(undefined);
     } catch (error) {
@@ -168,7 +162,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
     if (!client || this.leading || this.electing || this.life.stopped) return;
     this.electing = true;
     try {
-      const won = await dispatcherLockTry(client);
+      const won = await advisoryLockTryTake(client, 'dispatcher');
       // Won on a session that has since gone: the lock went with it.
       if (won && this.client === client && !this.life.stopped) {
         this.leading = true;

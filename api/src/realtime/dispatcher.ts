@@ -2,13 +2,10 @@ import type { Pool } from '../db/pool.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
 import type { ReadyEvent, WsMemberEvent } from './bus.js';
-import {
-  messageDelayedGroups,
-  messageDueAt,
-  wsConsumerDeleteOrphans,
-  wsConsumerList,
-  wsPushNotify,
-} from './queries.js';
+import { messageDelayedGroupList, messageDueList } from '../db/queries/messageDue.js';
+import { wsPushNotify } from '../db/queries/notification.js';
+import { wsConsumerDeleteOrphans, wsConsumerList } from '../db/queries/wsConsumer.js';
+import { wsMonitorDeleteOrphans } from '../db/queries/wsMonitor.js';
 import { Rotations } from './rotations.js';
 
 /** [socket id, message id] */
@@ -89,7 +86,7 @@ export class Dispatcher implements Service {
     this.state = 'loading';
     this.purgeTimer = this.life.timers.every(PURGE_INTERVAL_MS, () => void this.purgeOnce());
     try {
-      await wsConsumerDeleteOrphans(this.deps.pool);
+      await this.deleteOrphans();
       const rows = await wsConsumerList(this.deps.pool);
       if (generation !== this.generation) return;
       // Sockets that left while the list was read are gone, whatever the list says.
@@ -99,7 +96,7 @@ export class Dispatcher implements Service {
       const backlog = this.backlog;
       this.backlog = [];
       for (const event of backlog) this.onReady(event);
-      const groups = await messageDelayedGroups(this.deps.pool, MAX_DELAYED_GROUPS);
+      const groups = await messageDelayedGroupList(this.deps.pool, MAX_DELAYED_GROUPS);
       if (generation !== this.generation) return;
       for (const group of groups) this.arm(group.queue, group.available_at, Date.parse(group.available_at) - Date.now());
     } catch (error) {
@@ -203,7 +200,7 @@ export class Dispatcher implements Service {
   private async fire(key: string, queue: string, availableAt: string, generation: number): Promise<void> {
     this.delayed.delete(key);
     try {
-      const due = await messageDueAt(this.deps.pool, queue, availableAt);
+      const due = await messageDueList(this.deps.pool, queue, availableAt);
       if (generation !== this.generation) return;
       if (due.waitMs > 0) this.arm(queue, availableAt, due.waitMs);
       else this.assign(queue, due.ids);
@@ -215,9 +212,15 @@ export class Dispatcher implements Service {
   /** Removes the sockets of instances that died without saying so (their rows name a gone session). */
   async purgeOnce(): Promise<void> {
     try {
-      await wsConsumerDeleteOrphans(this.deps.pool);
+      await this.deleteOrphans();
     } catch (error) {
       this.deps.log('dispatcher could not remove sockets of stopped instances', error);
     }
+  }
+
+  /** The sockets and monitor presence of instances that died without saying so (their rows name a gone session). */
+  private async deleteOrphans(): Promise<void> {
+    await wsMonitorDeleteOrphans(this.deps.pool);
+    await wsConsumerDeleteOrphans(this.deps.pool);
   }
 }

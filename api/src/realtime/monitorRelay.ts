@@ -4,7 +4,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Transition } from './changes.js';
 import { MAX_EVENTS_PER_GROUP, monitorEventsOf, type MonitorEvent, type MonitorGroup } from './monitorEvents.js';
 import { chunkPayloads, type NotificationSender } from './notificationSender.js';
-import { wsMonitorElsewhere } from './queries.js';
+import { wsMonitorExistsElsewhere } from '../db/queries/wsMonitor.js';
 
 export const MONITOR_CHANNEL = 'miniqueue_monitor';
 
@@ -107,7 +107,7 @@ export class MonitorRelay implements Service {
     const now = Date.now();
     if (now - this.othersWatch.checkedAt < WATCHERS_CHECK_MS) return this.othersWatch.value;
     try {
-      this.othersWatch = { value: await wsMonitorElsewhere(this.deps.pool, this.deps.instanceId), checkedAt: now };
+      this.othersWatch = { value: await wsMonitorExistsElsewhere(this.deps.pool, this.deps.instanceId), checkedAt: now };
     } catch (error) {
       this.deps.log('could not check for monitors on other instances', error);
     }

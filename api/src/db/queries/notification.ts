@@ -7,3 +7,9 @@ export async function notificationSendMany(db: Queryable, notifications: { chann
     notifications.map((n) => n.payload),
   ]);
 }
+
+/** Tells the instances holding the dispatcher's chosen sockets (channel miniqueue_ws_push), in one statement. */
+export async function wsPushNotify(db: Queryable, payloads: string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await db.query("SELECT pg_notify('miniqueue_ws_push', p) FROM unnest($1::text[]) AS p", [payloads]);
+}
