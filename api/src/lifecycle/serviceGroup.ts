@@ -2,27 +2,27 @@ import type { Service, ServiceHealth } from './service.js';
 
 /**
  * Services started one after another and stopped in reverse: whatever a service uses was started
- * before it and is stopped after it. A start that fails stops what was already started, so a
- * broker that cannot start leaves nothing running.
+ * before it and is stopped after it. Its owner stops it when a start fails (startAll does so
+ * itself), so a broker that cannot start leaves nothing running.
  */
 export class ServiceGroup {
   private readonly started: Service[] = [];
 
   /** Starts `service` after those already in the group. */
   async start<T extends Service>(service: T): Promise<T> {
-    try {
-      await service.start();
-    } catch (error) {
-      await this.stop().catch(() => undefined);
-      throw error;
-    }
+    await service.start();
     this.started.push(service);
     return service;
   }
 
-  /** Starts each in turn. */
+  /** Starts each in turn; when one fails, stops every service of the group and throws. */
   async startAll(services: Service[]): Promise<void> {
-    for (const service of services) await this.start(service);
+    try {
+      for (const service of services) await this.start(service);
+    } catch (error) {
+      await this.stop().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Stops every service, last started first; every stop is tried, the first failure is thrown. */

@@ -96,14 +96,19 @@ describe('starting and stopping the whole runtime', () => {
   });
 });
 
-/** Closed sockets and ended sessions take a moment to be gone: wait until it matches (or stops moving). */
+/**
+ * Closed sockets and ended sessions take a moment to be gone. Without a target: waits until the
+ * counts have not moved for a second. With one: waits (up to 10 s) until they match it.
+ */
 async function settled(snapshot: () => Promise<Snapshot>, target?: Snapshot): Promise<Snapshot> {
   let last = await snapshot();
+  let steadySince = Date.now();
+  const same = (a: Snapshot, b: Snapshot) => JSON.stringify(a) === JSON.stringify(b);
   await eventually(async () => {
     const next = await snapshot();
-    const done = target ? JSON.stringify(next) === JSON.stringify(target) : JSON.stringify(next) === JSON.stringify(last);
+    if (!same(next, last)) steadySince = Date.now();
     last = next;
-    return done;
-  }, 'resources to settle', 5_000).catch(() => undefined);
+    return target ? same(next, target) : Date.now() - steadySince >= 1_000;
+  }, 'resources to settle', 10_000).catch(() => undefined);
   return last;
 }
