@@ -38,8 +38,8 @@ export interface Runtime {
 
 /**
  * Everything a running broker is, started in order: database (embedded unless DATABASE_URL is
- * set), migrations, pool, admin bootstrap, notification bus, the broker's own services and HTTP
- * server, then the background jobs. Each part is started after what it uses and stopped before
+ * set), migrations, pool, admin bootstrap, notification bus, the broker's own services, the
+ * background jobs, then the HTTP server. Each part is started after what it uses and stopped before
  * it; a start that fails stops what had started.
  */
 export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
@@ -68,6 +68,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
   await retentionJob.runOnce();
   const broker = await createServer({ config, pool, bus });
   await services.startAll(broker.services);
+  // The jobs before the HTTP server: on stop, requests are drained first, while the jobs still run.
   const onJobError = (error: unknown) => log.error('background job failed', error);
   const { changes, metrics } = broker.context;
   await services.startAll([
@@ -78,6 +79,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
     // Every 15 s: an expired session's open sockets close within that.
     new JobService(authSweeper(pool), '*/15 * * * * *', onJobError),
   ]);
+  await services.start(broker.http);
   return {
     broker,
     pool,

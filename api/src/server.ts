@@ -60,13 +60,14 @@ export interface Broker {
   /** The long polls' safety net for lost notifications (tests run it directly). */
   recheck: WaiterRecheck;
   logger: Logger;
-  /**
-   * What runs in the background, in the order to start them; the last is the HTTP server (with the
-   * WebSockets, which start and stop with it). Its stop stops taking connections, answers what
-   * arrives on open ones with `Connection: close`, ends long polls, and waits for in-flight
-   * requests (all up to the shutdown timeout).
-   */
+  /** What runs in the background, in the order to start them, before the HTTP server. */
   services: Service[];
+  /**
+   * The HTTP server, with the WebSockets, which start and stop with it. Its stop stops taking
+   * connections, answers what arrives on open ones with `Connection: close`, ends long polls, and
+   * waits for in-flight requests (all up to the shutdown timeout).
+   */
+  http: Service;
 }
 
 /** Requests per group-committed statement at most (single publishes, acks, nacks). */
@@ -177,5 +178,5 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck, http] };
+  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck], http };
 }

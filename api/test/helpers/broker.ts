@@ -69,7 +69,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     });
     broker.server.events.on('log', (event) => void logs.push(inspect(event, { depth: 6 })));
   }
-  await services.startAll(broker.services);
+  await services.startAll([...broker.services, broker.http]);
   const http = httpClient(broker.server);
   return {
     ...http,
