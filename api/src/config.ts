@@ -15,6 +15,8 @@ export const envSchema = Joi.object({
   MINIQUEUE_DB_POOL_SIZE: Joi.number().integer().min(2).max(200).default(10).description('Connections in the pool'),
   MINIQUEUE_DB_CONNECTION_WAIT_SECONDS: Joi.number().min(0.1).max(60).default(5)
     .description('How long a request waits for a free database connection before it is answered 503'),
+  MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS: Joi.number().min(0.1).max(600).default(10)
+    .description('How long a statement in a transaction waits for a lock before the transaction fails (503)'),
   MINIQUEUE_BOOTSTRAP_ADMIN_KEY: Joi.string()
     .pattern(/^mq_[A-Za-z0-9_-]{43,200}$/)
     .description('Key of the bootstrap-admin client (mq_ + at least 43 base64url characters)'),
@@ -90,6 +92,7 @@ export interface Config {
   dataDir: string;
   dbPoolSize: number;
   dbConnectionWaitMs: number;
+  dbLockTimeoutMs: number;
   bootstrapAdminKey?: string;
   maxPayloadBytes: number;
   sweepIntervalSeconds: number;
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.MINIQUEUE_DATA_DIR,
     dbPoolSize: e.MINIQUEUE_DB_POOL_SIZE,
     dbConnectionWaitMs: Math.round(e.MINIQUEUE_DB_CONNECTION_WAIT_SECONDS * 1000),
+    dbLockTimeoutMs: Math.round(e.MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS * 1000),
     bootstrapAdminKey: e.MINIQUEUE_BOOTSTRAP_ADMIN_KEY,
     maxPayloadBytes: e.MINIQUEUE_MAX_PAYLOAD_BYTES,
     sweepIntervalSeconds: e.MINIQUEUE_SWEEP_INTERVAL_SECONDS,

@@ -1,4 +1,3 @@
-import type { ScheduledTask } from 'node-cron';
 import type { Config } from './config.js';
 import { createPool, type Pool } from './db/pool.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js';
@@ -6,12 +5,15 @@ import { migrate } from './db/migrate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { NotificationBus } from './realtime/bus.js';
 import { createServer, type Broker } from './server.js';
-import { scheduleJob } from './jobs/job.js';
+import { JobService } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
 import { retention } from './jobs/retention.js';
 import { liveTableVacuumJob } from './jobs/liveTableVacuum.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
 import { authSweeper } from './jobs/authSweeper.js';
+import { serviceOf } from './lifecycle/lifecycle.js';
+import type { ServiceHealth } from './lifecycle/service.js';
+import { ServiceGroup } from './lifecycle/serviceGroup.js';
 
 export interface Logger {
   info(message: string): void;
@@ -28,49 +30,62 @@ export interface Runtime {
   pool: Pool;
   url: string;
   embedded?: EmbeddedDatabase;
+  /** Every service, in the order they started. */
+  health(): ServiceHealth[];
+  /** Stops every service, in the reverse of the order they started. */
   stop(): Promise<void>;
 }
 
 /**
- * Everything a running broker is: database (embedded unless DATABASE_URL is set), migrations,
- * admin bootstrap, notification bus, HTTP server and background jobs.
+ * Everything a running broker is, started in order: database (embedded unless DATABASE_URL is
+ * set), migrations, pool, admin bootstrap, notification bus, the broker's own services, the
+ * background jobs, then the HTTP server. Each part is started after what it uses and stopped before
+ * it; a start that fails stops what had started.
  */
 export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const services = new ServiceGroup();
+  try {
+    return await startInOrder(services, config, log);
+  } catch (error) {
+    await services.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startInOrder(services: ServiceGroup, config: Config, log: Logger): Promise<Runtime> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
+  if (embedded) await services.start(serviceOf('embedded-postgres', { stop: () => embedded.stop() }));
   const databaseUrl = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
   const applied = await migrate(databaseUrl);
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
-  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs);
+  await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
   if (newAdminKey) await log.newAdminKey?.(newAdminKey);
-  const bus = new NotificationBus(databaseUrl, (message, error) => log.error(message, error));
-  await bus.start();
+  const bus = await services.start(new NotificationBus(databaseUrl, (message, error) => log.error(message, error)));
   // Acked history needs this hour's partition before the first ack (the default one would take it).
   const retentionJob = retention(pool, config);
   await retentionJob.runOnce();
   const broker = await createServer({ config, pool, bus });
-  await broker.server.start();
+  await services.startAll(broker.services);
+  // The jobs before the HTTP server: on stop, requests are drained first, while the jobs still run.
   const onJobError = (error: unknown) => log.error('background job failed', error);
   const { changes, metrics } = broker.context;
-  const tasks: ScheduledTask[] = [
-    scheduleJob(leaseSweeper(pool, changes, (rows) => metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
-    scheduleJob(retentionJob, '41 * * * * *', onJobError),
-    scheduleJob(liveTableVacuumJob(pool), '*/5 * * * * *', onJobError),
-    scheduleJob(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
+  await services.startAll([
+    new JobService(leaseSweeper(pool, changes, (rows) => metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    new JobService(retentionJob, '41 * * * * *', onJobError),
+    new JobService(liveTableVacuumJob(pool), '*/5 * * * * *', onJobError),
+    new JobService(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
     // Every 15 s: an expired session's open sockets close within that.
-    scheduleJob(authSweeper(pool), '*/15 * * * * *', onJobError),
-  ];
+    new JobService(authSweeper(pool), '*/15 * * * * *', onJobError),
+  ]);
+  await services.start(broker.http);
   return {
     broker,
     pool,
     url: broker.server.info.uri,
     embedded,
-    async stop() {
-      await Promise.all(tasks.map((task) => task.stop()));
-      await broker.stop();
-      await bus.stop();
-      await pool.end();
-      await embedded?.stop();
-    },
+    health: () => services.health(),
+    stop: () => services.stop(),
   };
 }

@@ -12,7 +12,7 @@ import { corsOptions } from './http/cors.js';
 import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeaders.js';
 import { RateLimits, registerRateLimits } from './http/rateLimit.js';
 import { QueueWaiters } from './broker/waiters.js';
-import { wireWakeups } from './broker/wakeups.js';
+import { Wakeups } from './broker/wakeups.js';
 import { WaiterRecheck } from './broker/waiterRecheck.js';
 import { Claimer } from './broker/claimer.js';
 import { Publisher } from './broker/publish.js';
@@ -21,6 +21,8 @@ import { Changes } from './realtime/changes.js';
 import { NotificationSender } from './realtime/notificationSender.js';
 import { WakeupBroadcast } from './realtime/wakeupBroadcast.js';
 import type { NotificationBus } from './realtime/bus.js';
+import { serviceOf } from './lifecycle/lifecycle.js';
+import type { Service } from './lifecycle/service.js';
 import { Metrics } from './metrics.js';
 import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
@@ -34,14 +36,7 @@ import { refuseMisshapenBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
 import { limitLongPolls } from './http/longPolls.js';
 import { answerWrongMethods } from './http/methodNotAllowed.js';
-import { topicRoutes } from './http/routes/topics.js';
-import { queueRoutes } from './http/routes/queues.js';
-import { publishRoutes } from './http/routes/publish.js';
-import { consumeRoutes } from './http/routes/consume.js';
-import { settleRoutes } from './http/routes/settle.js';
-import { dashboardRoutes } from './http/routes/dashboard.js';
-import { clientRoutes } from './http/routes/clients.js';
-import { authRoutes } from './http/routes/auth.js';
+import { API_PREFIX, apiPlugin } from './http/api.js';
 import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
 import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
@@ -55,6 +50,8 @@ export interface ServerDeps {
   bus: NotificationBus;
   /** Defaults to JSON lines on stdout at config.logLevel. */
   logger?: Logger;
+  /** false: the HTTP service initializes the server without listening (tests inject into it). */
+  listen?: boolean;
 }
 
 export interface Broker {
@@ -63,11 +60,14 @@ export interface Broker {
   /** The long polls' safety net for lost notifications (tests run it directly). */
   recheck: WaiterRecheck;
   logger: Logger;
+  /** What runs in the background, in the order to start them, before the HTTP server. */
+  services: Service[];
   /**
-   * Stops taking connections, answers what arrives on open ones with `Connection: close`, ends long
-   * polls, and waits for in-flight requests (all up to the shutdown timeout).
+   * The HTTP server, with the WebSockets, which start and stop with it. Its stop stops taking
+   * connections, answers what arrives on open ones with `Connection: close`, ends long polls, and
+   * waits for in-flight requests (all up to the shutdown timeout).
    */
-  stop(): Promise<void>;
+  http: Service;
 }
 
 /** Requests per group-committed statement at most (single publishes, acks, nacks). */
@@ -125,13 +125,10 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   };
 
   const drain = new ConnectionDrain(server.listener);
-  const unwire = wireWakeups(changes, bus, waiters, instanceId);
+  const wakeups = new Wakeups({ changes, bus, waiters, instanceId });
   const recheck = new WaiterRecheck(pool, waiters, (message, error) => logError(message, error));
-  recheck.start();
   // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
-  const wakeups = new WakeupBroadcast(notifications, instanceId);
-  const broadcast = wakeups.record.bind(wakeups);
-  changes.on('transitions', broadcast);
+  const broadcast = new WakeupBroadcast(notifications, changes, instanceId);
   const invalidate = () => credentials.invalidate();
   bus.on('auth', invalidate);
   bus.on('reset', invalidate);
@@ -162,37 +159,24 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   // /ws/consume and /ws/monitor: attached to the listener on start, closed on stop.
   await server.register({ plugin: realtimePlugin, options: { context, log: logError } });
 
+  await server.register({ plugin: apiPlugin, options: context }, { routes: { prefix: API_PREFIX } });
   server.route([
-    ...topicRoutes(context),
-    ...queueRoutes(context),
-    ...publishRoutes(context),
-    ...consumeRoutes(context),
-    ...settleRoutes(context),
-    ...dashboardRoutes(context),
-    ...clientRoutes(context),
-    ...authRoutes(context),
     ...opsRoutes(context),
     ...swaggerUiRoutes(),
     ...dashboardStaticRoutes(),
   ]);
 
-  return {
-    server,
-    context,
-    recheck,
-    logger,
+  const http = serviceOf('http-server', {
+    start: () => (deps.listen === false ? server.initialize() : server.start()),
     async stop() {
       const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
       if (server.info.started) drain.start();
       waiters.close();
       if (server.info.started) await drain.finished(deadline);
       await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
-      unwire();
-      recheck.stop();
-      changes.off('transitions', broadcast);
-      wakeups.stop();
       bus.off('auth', invalidate);
       bus.off('reset', invalidate);
     },
-  };
+  });
+  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck], http };
 }

@@ -1,10 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import { withTransaction, type Pool } from '../db/pool.js';
+import { advisoryLockTakeForTransaction } from '../db/queries/advisoryLock.js';
 import { clientAnyActiveAdmin, clientInsert, clientUpsertBootstrap } from '../db/queries/client.js';
 import { apiKeyFrom, newApiKey } from './apiKeys.js';
 
 export const BOOTSTRAP_CLIENT = 'bootstrap-admin';
-const BOOTSTRAP_LOCK_ID = 7_345_112_002;
 
 /**
  * Makes sure an admin exists. With a configured key, `bootstrap-admin` holds exactly that key.
@@ -14,7 +14,7 @@ const BOOTSTRAP_LOCK_ID = 7_345_112_002;
 export async function ensureAdmin(pool: Pool, configuredKey?: string): Promise<string | null> {
   return withTransaction(pool, async (tx) => {
     // Instances starting together take turns, so only one of them creates the admin.
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_ID]);
+    await advisoryLockTakeForTransaction(tx, 'admin-bootstrap');
     if (configuredKey) {
       const key = apiKeyFrom(configuredKey);
       await clientUpsertBootstrap(tx, { id: uuidv7(), name: BOOTSTRAP_CLIENT, keyHash: key.hash, keyPrefix: key.prefix });

@@ -4,9 +4,9 @@ import type { CredentialResolver } from './credentials.js';
 import { AUTH_STRATEGY } from '../http/access.js';
 import { hashSecret } from './apiKeys.js';
 
-export interface CredentialArtifacts {
+export type CredentialArtifacts = {
   credentialHash: Buffer;
-}
+};
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

@@ -1,5 +1,7 @@
 import type { Pool } from '../db/pool.js';
 import { messageClaimableCounts } from '../db/queries/messageClaimable.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 import type { QueueWaiters } from './waiters.js';
 
 /** How often queues with waiters are looked at, in case a notification was lost. */
@@ -12,9 +14,11 @@ export const RECHECK_INTERVAL_MS = 5_000;
  * interval, however many wait: 5,000 waiters that each looked again on their own cost 2,000
  * statements a second.
  */
-export class WaiterRecheck {
-  private timer?: NodeJS.Timeout;
-  private running = false;
+export class WaiterRecheck implements Service {
+  readonly name = 'waiter-recheck';
+  private readonly life = new Lifecycle(this.name);
+  /** The pass in progress: a stop waits for it. */
+  private current?: Promise<void>;
 
   constructor(
     private readonly pool: Pool,
@@ -22,27 +26,31 @@ export class WaiterRecheck {
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
 
-  start(): void {
-    this.timer ??= setInterval(() => void this.runOnce(), RECHECK_INTERVAL_MS);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.life.start(() => this.life.timers.every(RECHECK_INTERVAL_MS, () => void this.runOnce()));
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  stop(): Promise<void> {
+    return this.life.stop(() => this.current);
   }
 
-  async runOnce(): Promise<void> {
+  health() {
+    return this.life.health();
+  }
+
+  runOnce(): Promise<void> {
+    if (this.waiters.queues().size === 0 || this.current) return this.current ?? Promise.resolve();
+    this.current = this.recheck().finally(() => (this.current = undefined));
+    return this.current;
+  }
+
+  private async recheck(): Promise<void> {
     const queues = this.waiters.queues();
-    if (queues.size === 0 || this.running) return;
-    this.running = true;
     try {
       const counts = await messageClaimableCounts(this.pool, [...queues].map(([name, cap]) => ({ name, cap })));
       for (const [queue, claimable] of counts) if (claimable > 0) this.waiters.wake(queue, claimable);
     } catch (error) {
       this.log('could not recheck the queues that have waiters', error);
-    } finally {
-      this.running = false;
     }
   }
 }

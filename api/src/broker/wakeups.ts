@@ -1,3 +1,5 @@
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 import type { NotificationBus, TopologyEvent } from '../realtime/bus.js';
 import { MAKES_CLAIMABLE, type Changes, type Transition } from '../realtime/changes.js';
 import type { WakeupNotification } from '../realtime/wakeupBroadcast.js';
@@ -8,58 +10,69 @@ import type { QueueWaiters } from './waiters.js';
  * commits (in-process, right after commit), and on other instances' debounced notifications. A
  * delayed message arms one timer per queue for the earliest such time.
  */
-export function wireWakeups(
-  changes: Changes,
-  bus: NotificationBus,
-  waiters: QueueWaiters,
-  instanceId: string,
-): () => void {
-  const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+export class Wakeups implements Service {
+  readonly name = 'long-poll-wakeups';
+  private readonly life = new Lifecycle(this.name);
+  /** queue → its earliest delayed message's time, and the timer that wakes its waiters then. */
+  private readonly delayed = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
-  const arm = (queue: string, at: number) => {
-    const existing = timers.get(queue);
+  constructor(
+    private readonly deps: { changes: Changes; bus: NotificationBus; waiters: QueueWaiters; instanceId: string },
+  ) {}
+
+  start(): Promise<void> {
+    return this.life.start(() => {
+      this.deps.changes.on('transitions', this.onLocal);
+      this.deps.bus.on('wakeup', this.onRemote).on('topology', this.onTopology).on('reset', this.onReset);
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.life.stop(() => {
+      this.deps.changes.off('transitions', this.onLocal);
+      this.deps.bus.off('wakeup', this.onRemote).off('topology', this.onTopology).off('reset', this.onReset);
+      this.delayed.clear();
+    });
+  }
+
+  health() {
+    return this.life.health();
+  }
+
+  private arm(queue: string, at: number): void {
+    const existing = this.delayed.get(queue);
     if (existing && existing.at <= at) return;
-    if (existing) clearTimeout(existing.timer);
-    const timer = setTimeout(() => {
-      timers.delete(queue);
-      waiters.wake(queue, Number.POSITIVE_INFINITY);
-    }, at - Date.now());
-    timer.unref();
-    timers.set(queue, { at, timer });
-  };
-  const news = (queue: string, count: number, at: string | null) => {
-    if (count > 0) waiters.wake(queue, count);
-    if (at) arm(queue, Date.parse(at));
-  };
+    this.life.timers.cancel(existing?.timer);
+    const timer = this.life.timers.after(at - Date.now(), () => {
+      this.delayed.delete(queue);
+      this.deps.waiters.wake(queue, Number.POSITIVE_INFINITY);
+    });
+    if (timer) this.delayed.set(queue, { at, timer });
+  }
 
-  const onLocal = (transitions: Transition[]) => {
+  private news(queue: string, count: number, at: string | null): void {
+    if (count > 0) this.deps.waiters.wake(queue, count);
+    if (at) this.arm(queue, Date.parse(at));
+  }
+
+  private readonly onLocal = (transitions: Transition[]) => {
     for (const t of transitions) {
       if (!MAKES_CLAIMABLE.has(t.event)) continue;
-      if (t.delayed && t.availableAt) news(t.queue, 0, t.availableAt);
-      else news(t.queue, t.ids.length, null);
+      if (t.delayed && t.availableAt) this.news(t.queue, 0, t.availableAt);
+      else this.news(t.queue, t.ids.length, null);
     }
   };
-  const onRemote = (notification: WakeupNotification) => {
-    if (notification.instance === instanceId || !Array.isArray(notification.queues)) return;
-    for (const [queue, count, at] of notification.queues) news(queue, count, at);
-  };
-  // A deleted queue's waiters look again now, find no queue and answer 404, on every instance.
-  const onTopology = (event: TopologyEvent) => {
-    if (event.kind === 'queue' && event.op === 'DELETE') waiters.wake(event.name, Number.POSITIVE_INFINITY);
-  };
-  // After a reconnect anything may have been missed: let every waiter look again.
-  const onReset = () => waiters.wakeAll();
 
-  changes.on('transitions', onLocal);
-  bus.on('wakeup', onRemote);
-  bus.on('topology', onTopology);
-  bus.on('reset', onReset);
-  return () => {
-    changes.off('transitions', onLocal);
-    bus.off('wakeup', onRemote);
-    bus.off('topology', onTopology);
-    bus.off('reset', onReset);
-    for (const { timer } of timers.values()) clearTimeout(timer);
-    timers.clear();
+  private readonly onRemote = (notification: WakeupNotification) => {
+    if (notification.instance === this.deps.instanceId || !Array.isArray(notification.queues)) return;
+    for (const [queue, count, at] of notification.queues) this.news(queue, count, at);
   };
+
+  /** A deleted queue's waiters look again now, find no queue and answer 404, on every instance. */
+  private readonly onTopology = (event: TopologyEvent) => {
+    if (event.kind === 'queue' && event.op === 'DELETE') this.deps.waiters.wake(event.name, Number.POSITIVE_INFINITY);
+  };
+
+  /** After a reconnect anything may have been missed: let every waiter look again. */
+  private readonly onReset = () => this.deps.waiters.wakeAll();
 }

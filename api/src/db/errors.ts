@@ -16,6 +16,8 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const INVALID_TEXT_REPRESENTATION = '22P02';
 const TOO_MANY_CONNECTIONS = '53300';
 const CANNOT_CONNECT_NOW = '57P03';
+/** A lock was not granted within lock_timeout (set in every transaction: db/pool.ts). */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 const pgCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
@@ -33,13 +35,14 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIME
 
 /**
  * True when the database could not be reached or went away: connection failures, the server
- * shutting down (57P*), connection exceptions (08*), too many connections (53300), or the pool
- * giving up waiting for a connection (pool.ts raises an UnavailableError then).
+ * shutting down (57P*), connection exceptions (08*), too many connections (53300), a lock not
+ * granted within lock_timeout (55P03: busy, so try again), or the pool giving up waiting for a
+ * connection (pool.ts raises an UnavailableError then).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ConnectionWaitExpiredError) return true;
   const code = pgCode(error);
-  if (code && (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === '53300')) {
+  if (code && (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === TOO_MANY_CONNECTIONS || code === LOCK_NOT_AVAILABLE)) {
     return true;
   }
   const message = error instanceof Error ? error.message : '';

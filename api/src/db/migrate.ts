@@ -3,10 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Umzug, type UmzugStorage } from 'umzug';
+import { advisoryLockRelease, advisoryLockTake } from './queries/advisoryLock.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
-// Any constant works; it only has to be the same for every instance of the broker.
-const MIGRATION_LOCK_ID = 7_345_112_001;
 
 function tableStorage(client: pg.ClientBase): UmzugStorage {
   const ensure = () =>
@@ -40,7 +39,7 @@ export async function migrate(connectionString: string, options: { to?: string }
   client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await advisoryLockTake(client, 'migrations');
     const files = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
     const umzug = new Umzug({
       migrations: files.map((file) => ({
@@ -66,7 +65,7 @@ export async function migrate(connectionString: string, options: { to?: string }
     const applied = await umzug.up(options.to ? { to: options.to } : {});
     return applied.map((migration) => migration.name);
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await advisoryLockRelease(client, 'migrations').catch(() => undefined);
     await client.end();
   }
 }

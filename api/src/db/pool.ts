@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { backoffDelayMs } from '../lifecycle/backoff.js';
 import { ConnectionWaitExpiredError, isConnectionRefusedForNow } from './errors.js';
 
 export type Pool = pg.Pool;
@@ -15,6 +16,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 /** How long a request waits for a connection by default (see MINIQUEUE_DB_CONNECTION_WAIT_SECONDS). */
 export const DEFAULT_CONNECTION_WAIT_MS = 5_000;
 
+/**
+ * How long a statement in a transaction waits for a lock by default (MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS).
+ * Far above any wait the broker means to make (a publish waiting for a concurrent one with the same
+ * idempotency key, a queue deletion waiting for publishes in flight: a group commit lasts
+ * milliseconds), and far below a request's patience: a transaction stuck behind a lock somebody
+ * forgot (a session left open in psql) fails with 503 instead of holding its connection for good.
+ */
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
 /** pg-pool's own error when a queued connect() waited connectionTimeoutMillis in vain. */
 const isQueueTimeout = (error: unknown) => error instanceof Error && error.message === 'timeout exceeded when trying to connect';
 
@@ -29,6 +39,8 @@ class WaitingPool extends pg.Pool {
   constructor(
     config: pg.PoolConfig,
     private readonly waitMs: number,
+    /** Set in every transaction of withTransaction(). */
+    readonly lockTimeoutMs: number,
   ) {
     super(config);
   }
@@ -74,7 +86,7 @@ class WaitingPool extends pg.Pool {
 
   /** Until one of our connections is released, a jittered back-off passes, or the wait runs out. */
   private nextChance(deadline: number, attempt: number): Promise<void> {
-    const backoff = Math.min(25 * 2 ** attempt, 250) * (0.5 + Math.random() / 2);
+    const backoff = backoffDelayMs(attempt, { firstMs: 25, maxMs: 250 });
     const delay = Math.max(0, Math.min(backoff, deadline - Date.now()));
     return new Promise((resolve) => {
       const done = () => {
@@ -109,7 +121,12 @@ function guard(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
-export function createPool(connectionString: string, max: number, waitMs = DEFAULT_CONNECTION_WAIT_MS): pg.Pool {
+export function createPool(
+  connectionString: string,
+  max: number,
+  waitMs = DEFAULT_CONNECTION_WAIT_MS,
+  lockTimeoutMs = DEFAULT_LOCK_TIMEOUT_MS,
+): pg.Pool {
   const pool = new WaitingPool(
     {
       connectionString,
@@ -124,6 +141,7 @@ export function createPool(connectionString: string, max: number, waitMs = DEFAU
       options: '-c jit=off',
     },
     waitMs,
+    lockTimeoutMs,
   );
   pool.setMaxListeners(0);
   // An idle client's connection can drop (database restart); the pool replaces it. Without a
@@ -132,15 +150,20 @@ export function createPool(connectionString: string, max: number, waitMs = DEFAU
   return pool;
 }
 
+const lockTimeoutOf = (pool: pg.Pool) => Math.round(pool instanceof WaitingPool ? pool.lockTimeoutMs : DEFAULT_LOCK_TIMEOUT_MS);
+
 /**
- * Runs `work` in one transaction on one connection; rolls back on any error. A connection that
- * dies meanwhile fails the transaction (PostgreSQL aborts it with the session) and is discarded
- * on release (see guard()).
+ * Runs `work` in one transaction on one connection; rolls back on any error. Every transaction
+ * waits at most the pool's lock timeout for each lock (SET LOCAL: it ends with the transaction,
+ * so statements outside transactions, and the next user of the connection, are unaffected). A
+ * connection that dies meanwhile fails the transaction (PostgreSQL aborts it with the session)
+ * and is discarded on release (see guard()).
  */
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    // One round trip; the value is a whole number of milliseconds, not text from outside.
+    await client.query(`BEGIN; SET LOCAL lock_timeout = ${lockTimeoutOf(pool)}`);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -3,7 +3,7 @@ import { ForbiddenError, ValidationError } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { consumableQueues } from '../auth/scopes.js';
 import type { Holder } from '../broker/settle.js';
-import type { Request } from '@hapi/hapi';
+import type { ReqRef, Request } from '@hapi/hapi';
 import { header } from './hapi-augment.js';
 
 export const AUTH_STRATEGY = 'miniqueue';
@@ -37,7 +37,7 @@ export function access(required: string): Pick<RouteOptions, 'auth' | 'plugins'>
   }
 }
 
-export const principalOf = (request: Request): Principal => request.auth.credentials as unknown as Principal;
+export const principalOf = <Refs extends ReqRef>(request: Request<Refs>): Principal => request.auth.credentials;
 
 const INSTANCE = /^[A-Za-z0-9._:/-]{1,100}$/;
 
@@ -46,7 +46,7 @@ const INSTANCE = /^[A-Za-z0-9._:/-]{1,100}$/;
  * revoked client whose name is registered again holds nothing of the old one's) and the same as
  * people read it (the client's name), each plus the MiniQueue-Instance header when given.
  */
-export function consumerOf(request: Request): { holder: string; consumerId: string } {
+export function consumerOf<Refs extends ReqRef>(request: Request<Refs>): { holder: string; consumerId: string } {
   const principal = principalOf(request);
   const instance = header(request, 'miniqueue-instance');
   if (instance === undefined) return { holder: principal.owner, consumerId: principal.name };
@@ -59,7 +59,7 @@ export function consumerOf(request: Request): { holder: string; consumerId: stri
 }
 
 /** Who is settling a message, and on which queues they may. */
-export function holderOf(request: Request): Holder {
+export function holderOf<Refs extends ReqRef>(request: Request<Refs>): Holder {
   const queues = consumableQueues(principalOf(request));
   if (queues !== null && queues.length === 0) {
     throw new ForbiddenError('scope_required', 'Settling messages needs a consume scope');

@@ -1,5 +1,4 @@
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { Principal } from '../auth/principal.js';
 import { RateLimitedError } from '../errors.js';
 
 /** Routes tagged so may wait (consume, receive); only a request that asks to wait is counted. */
@@ -44,7 +43,7 @@ export function limitLongPolls(server: Server, perCredential: number): void {
 
   server.ext('onPreHandler', (request: Request, h: ResponseToolkit) => {
     if (!request.route.settings.tags?.includes(LONG_POLL_TAG) || waitSecondsOf(request) <= 0) return h.continue;
-    const principal = request.auth.credentials as unknown as Principal;
+    const principal = request.auth.credentials;
     const credential = `${principal.kind}:${principal.credentialId}`;
     if (!slots.take(credential)) {
       throw new RateLimitedError(

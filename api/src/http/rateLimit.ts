@@ -73,7 +73,7 @@ export function registerRateLimits(server: Server, limits: RateLimits): void {
   // After authentication and before the scope check, so a credential's refused calls count too.
   server.ext('onCredentials', (request: Request, h: ResponseToolkit) => {
     if (isPublic(request) || !request.auth.credentials) return h.continue;
-    const wait = limits.takeCredential(request.auth.credentials as unknown as Principal);
+    const wait = limits.takeCredential(request.auth.credentials);
     if (wait > 0) throw new RateLimitedError('Too many requests with this credential', wait);
     return h.continue;
   });

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { reconnectDelayMs } from './reconnect.js';
+import { RECONNECT_BACKOFF } from '../lifecycle/backoff.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 import type { MonitorNotification } from './monitorRelay.js';
 import type { WakeupNotification } from './wakeupBroadcast.js';
 
@@ -65,13 +67,15 @@ const CHANNELS: Record<string, keyof BusEvents> = {
 /**
  * One dedicated connection LISTENing for what every instance commits. Notifications arrive only
  * after the writing transaction commits, from whichever instance wrote. When the connection
- * drops it reconnects, backing off to under a second (see reconnect.ts), and emits `reset`, since
+ * drops it reconnects, backing off to under a second (RECONNECT_BACKOFF), and emits `reset`, since
  * notifications sent meanwhile are lost.
  */
-export class NotificationBus extends EventEmitter<BusEvents> {
+export class NotificationBus extends EventEmitter<BusEvents> implements Service {
+  readonly name = 'notification-bus';
+  private readonly life = new Lifecycle(this.name);
   private client?: pg.Client;
-  private stopped = false;
-  private reconnectTimer?: NodeJS.Timeout;
+  /** A reconnect in progress: a stop waits for it, so its connection is closed, not left open. */
+  private reconnecting?: Promise<void>;
 
   constructor(
     private readonly connectionString: string,
@@ -81,14 +85,21 @@ export class NotificationBus extends EventEmitter<BusEvents> {
     this.setMaxListeners(0);
   }
 
-  async start(): Promise<void> {
-    await this.connect();
+  start(): Promise<void> {
+    return this.life.start(() => this.connect());
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    await this.client?.end().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.life.stop(async () => {
+      await this.reconnecting?.catch(() => undefined);
+      const client = this.client;
+      this.client = undefined;
+      await client?.end().catch(() => undefined);
+    });
+  }
+
+  health() {
+    return this.life.health();
   }
 
   private async connect(): Promise<void> {
@@ -99,29 +110,24 @@ export class NotificationBus extends EventEmitter<BusEvents> {
     try {
       await client.connect();
       await client.query(Object.keys(CHANNELS).map((channel) => `LISTEN ${channel}`).join('; '));
+      // A reconnect that finished after the stop began: its connection is not wanted.
+      if (this.life.stopped) throw new Error('the notification bus has stopped');
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
     }
     this.client = client;
+    this.life.report(undefined);
     this.emit('reset');
   }
 
-  private lost(client: pg.Client, error?: unknown, attempt = 0): void {
-    if (this.stopped || this.client !== client) return;
+  private lost(client: pg.Client, error?: unknown): void {
+    if (this.life.stopped || this.client !== client) return;
     this.client = undefined;
+    this.life.report('no LISTEN connection');
     this.log('notification connection lost; reconnecting', error);
-    this.scheduleReconnect(attempt);
-  }
-
-  private scheduleReconnect(attempt: number): void {
-    this.reconnectTimer = setTimeout(() => {
-      if (this.stopped) return;
-      this.connect().catch((error) => {
-        this.log('notification reconnect failed', error);
-        this.scheduleReconnect(attempt + 1);
-      });
-    }, reconnectDelayMs(attempt));
+    const reconnect = () => (this.reconnecting = this.connect().finally(() => (this.reconnecting = undefined)));
+    this.life.retry(RECONNECT_BACKOFF, reconnect, (failure) => this.log('notification reconnect failed', failure));
   }
 
   private dispatch(channel: string, payload: string | undefined): void {

@@ -1,15 +1,11 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import {
-  dispatcherLockTry,
-  wsConsumerDelete,
-  wsConsumerDeleteInstance,
-  wsConsumerInsert,
-  wsConsumerInsertMany,
-  wsMonitorAbsent,
-  wsMonitorPresent,
-} from './queries.js';
-import { reconnectDelayMs } from './reconnect.js';
+import { advisoryLockTryTake } from '../db/queries/advisoryLock.js';
+import { wsConsumerDelete, wsConsumerDeleteInstance, wsConsumerInsert, wsConsumerInsertMany } from '../db/queries/wsConsumer.js';
+import { wsMonitorDelete, wsMonitorUpsert } from '../db/queries/wsMonitor.js';
+import { RECONNECT_BACKOFF } from '../lifecycle/backoff.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 
 export interface CoordinatorEvents {
   /** This instance became (true) or stopped being (false) the dispatcher. */
@@ -23,7 +19,9 @@ export interface CoordinatorEvents {
  * connection, the lock is free and another instance takes it at its next election round.
  * After a lost connection it reconnects and registers every socket it still holds again.
  */
-export class Coordinator extends EventEmitter<CoordinatorEvents> {
+export class Coordinator extends EventEmitter<CoordinatorEvents> implements Service {
+  readonly name = 'realtime-coordinator';
+  private readonly life = new Lifecycle(this.name);
   private client?: pg.Client;
   private connecting?: Promise<pg.Client>;
   /** socket id → queue: what this instance holds, whatever the database knows right now. */
@@ -34,9 +32,6 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
   private presence: Promise<void> = Promise.resolve();
   private leading = false;
   private electing = false;
-  private stopped = false;
-  private electionTimer?: NodeJS.Timeout;
-  private reconnectTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly clientConfig: pg.ClientConfig,
@@ -51,13 +46,19 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
     return this.leading;
   }
 
-  start(): void {
-    this.connect().catch((error) => {
-      this.log('realtime coordination connection failed; retrying', error);
-      this.scheduleReconnect(1);
+  /** Connects in the background: sockets wait for the connection, elections begin once it is there. */
+  start(): Promise<void> {
+    return this.life.start(() => {
+      this.connect().catch((error) => {
+        this.log('realtime coordination connection failed; retrying', error);
+        this.reconnect(1);
+      });
+      this.life.timers.every(this.electionIntervalMs, () => void this.elect());
     });
-    this.electionTimer = setInterval(() => void this.elect(), this.electionIntervalMs);
-    this.electionTimer.unref();
+  }
+
+  health() {
+    return this.life.health();
   }
 
   /** Puts a socket into the rotation of its queue; rejects when the queue does not exist. */
@@ -92,30 +93,29 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
   private syncPresence(): Promise<void> {
     const next = this.presence.then(async () => {
       const client = await this.connect();
-      if (this.monitors > 0) await wsMonitorPresent(client, this.instanceId);
-      else await wsMonitorAbsent(client, this.instanceId);
+      if (this.monitors > 0) await wsMonitorUpsert(client, this.instanceId);
+      else await wsMonitorDelete(client, this.instanceId);
     });
     this.presence = next.catch((error) => this.log('monitor presence update failed', error));
     return next;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.electionTimer);
-    clearTimeout(this.reconnectTimer);
-    await this.connecting?.catch(() => undefined);
-    const client = this.client;
-    this.client = undefined;
-    this.resign();
-    if (!client) return;
-    await wsConsumerDeleteInstance(client, this.instanceId).catch(() => undefined);
-    await wsMonitorAbsent(client, this.instanceId).catch(() => undefined);
-    await client.end().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.life.stop(async () => {
+      await this.connecting?.catch(() => undefined);
+      const client = this.client;
+      this.client = undefined;
+      this.resign();
+      if (!client) return;
+      await wsConsumerDeleteInstance(client, this.instanceId).catch(() => undefined);
+      await wsMonitorDelete(client, this.instanceId).catch(() => undefined);
+      await client.end().catch(() => undefined);
+    });
   }
 
   private connect(): Promise<pg.Client> {
     if (this.client) return Promise.resolve(this.client);
-    if (this.stopped) return Promise.reject(new Error('realtime coordination has stopped'));
+    if (this.life.stopped) return Promise.reject(new Error('realtime coordination has stopped'));
     this.connecting ??= this.open().finally(() => {
       this.connecting = undefined;
     });
@@ -128,12 +128,13 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
     client.on('end', () => this.lost(client));
     await client.connect();
     try {
-      if (this.stopped) throw new Error('realtime coordination has stopped');
+      if (this.life.stopped) throw new Error('realtime coordination has stopped');
       // Rows of this instance's previous session would otherwise linger until the next purge.
       await wsConsumerDeleteInstance(client, this.instanceId);
       await wsConsumerInsertMany(client, this.instanceId, [...this.sockets].map(([id, queue]) => ({ id, queue })));
-      if (this.monitors > 0) await wsMonitorPresent(client, this.instanceId);
+      if (this.monitors > 0) await wsMonitorUpsert(client, this.instanceId);
       this.client = client;
+      this.life.report(undefined);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -146,31 +147,24 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> {
     if (this.client !== client) return;
     this.client = undefined;
     this.resign();
-    if (this.stopped) return;
+    if (this.life.stopped) return;
+    this.life.report('no coordination connection');
     this.log('realtime coordination connection lost; reconnecting', error);
-    this.scheduleReconnect(0);
+    this.reconnect(0);
   }
 
-  private scheduleReconnect(attempt: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => {
-      this.connect().catch((error) => {
-        this.log('realtime coordination reconnect failed', error);
-        this.scheduleReconnect(attempt + 1);
-      });
-    }, reconnectDelayMs(attempt));
-    this.reconnectTimer.unref();
+  private reconnect(attempt: number): void {
+    this.life.retry(RECONNECT_BACKOFF, () => this.connect(), (error) => this.log('realtime coordination reconnect failed', error), attempt);
   }
 
   private async elect(): Promise<void> {
     const client = this.client;
-    if (!client || this.leading || this.electing || this.stopped) return;
+    if (!client || this.leading || this.electing || this.life.stopped) return;
     this.electing = true;
     try {
-      const won = await dispatcherLockTry(client);
+      const won = await advisoryLockTryTake(client, 'dispatcher');
       // Won on a session that has since gone: the lock went with it.
-      if (won && this.client === client && !this.stopped) {
+      if (won && this.client === client && !this.life.stopped) {
         this.leading = true;
         this.emit('leadership', true);
       }

@@ -1,12 +1,11 @@
 import type { Pool } from '../db/pool.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 import type { ReadyEvent, WsMemberEvent } from './bus.js';
-import {
-  messageDelayedGroups,
-  messageDueAt,
-  wsConsumerDeleteOrphans,
-  wsConsumerList,
-  wsPushNotify,
-} from './queries.js';
+import { messageDelayedGroupList, messageDueList } from '../db/queries/messageDue.js';
+import { wsPushNotify } from '../db/queries/notification.js';
+import { wsConsumerDeleteOrphans, wsConsumerList } from '../db/queries/wsConsumer.js';
+import { wsMonitorDeleteOrphans } from '../db/queries/wsMonitor.js';
 import { Rotations } from './rotations.js';
 
 /** [socket id, message id] */
@@ -37,7 +36,9 @@ const RELOAD_DELAY_MS = 1_000;
  * each choice to the instance that holds the socket (NOTIFY miniqueue_ws_push), or hands it over
  * directly when the socket is its own.
  */
-export class Dispatcher {
+export class Dispatcher implements Service {
+  readonly name = 'dispatcher';
+  private readonly life = new Lifecycle(this.name);
   private readonly rotations = new Rotations();
   private state: 'idle' | 'loading' | 'active' = 'idle';
   /** Bumped on every (re)load and on resignation; async work of an older generation is void. */
@@ -46,7 +47,8 @@ export class Dispatcher {
   private backlog: ReadyEvent[] = [];
   private readonly delayed = new Map<string, NodeJS.Timeout>();
   private outbox: string[] = [];
-  private flushing = false;
+  /** The outbox's flush in progress, if any: a stop waits for it. */
+  private flushing?: Promise<void>;
   private purgeTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: DispatcherDeps) {}
@@ -60,15 +62,31 @@ export class Dispatcher {
     return this.rotations.sockets(queue);
   }
 
+  /** Ready to be activated; it works only while this instance holds the dispatcher lock. */
+  start(): Promise<void> {
+    return this.life.start();
+  }
+
+  stop(): Promise<void> {
+    return this.life.stop(async () => {
+      this.reset();
+      await this.flushing;
+    });
+  }
+
+  health() {
+    return this.life.health();
+  }
+
   /** Took the lead, or the view may be stale (the notification connection was re-established). */
   async activate(): Promise<void> {
     this.reset();
+    if (this.life.stopped) return;
     const generation = this.generation;
     this.state = 'loading';
-    this.purgeTimer = setInterval(() => void this.purgeOnce(), PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    this.purgeTimer = this.life.timers.every(PURGE_INTERVAL_MS, () => void this.purgeOnce());
     try {
-      await wsConsumerDeleteOrphans(this.deps.pool);
+      await this.deleteOrphans();
       const rows = await wsConsumerList(this.deps.pool);
       if (generation !== this.generation) return;
       // Sockets that left while the list was read are gone, whatever the list says.
@@ -78,15 +96,15 @@ export class Dispatcher {
       const backlog = this.backlog;
       this.backlog = [];
       for (const event of backlog) this.onReady(event);
-      const groups = await messageDelayedGroups(this.deps.pool, MAX_DELAYED_GROUPS);
+      const groups = await messageDelayedGroupList(this.deps.pool, MAX_DELAYED_GROUPS);
       if (generation !== this.generation) return;
       for (const group of groups) this.arm(group.queue, group.available_at, Date.parse(group.available_at) - Date.now());
     } catch (error) {
       if (generation !== this.generation) return;
       this.deps.log('dispatcher could not load the consumer sockets; retrying', error);
-      setTimeout(() => {
+      this.life.timers.after(RELOAD_DELAY_MS, () => {
         if (generation === this.generation) void this.activate();
-      }, RELOAD_DELAY_MS).unref();
+      });
     }
   }
 
@@ -121,9 +139,9 @@ export class Dispatcher {
     this.rotations.clear();
     this.tombstones.clear();
     this.backlog = [];
-    for (const timer of this.delayed.values()) clearTimeout(timer);
+    for (const timer of this.delayed.values()) this.life.timers.cancel(timer);
     this.delayed.clear();
-    clearInterval(this.purgeTimer);
+    this.life.timers.cancel(this.purgeTimer);
   }
 
   /** Each id to the queue's next socket in turn. */
@@ -150,11 +168,8 @@ export class Dispatcher {
       const pairs = deliveries.slice(start, start + DELIVERIES_PER_PUSH);
       this.outbox.push(JSON.stringify({ instance, queue, pairs }));
     }
-    if (!this.flushing) {
-      this.flushing = true;
-      // Everything chosen in this turn of the event loop leaves in one statement.
-      setImmediate(() => void this.flush());
-    }
+    // Everything chosen in this turn of the event loop leaves in one statement.
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
   }
 
   private async flush(): Promise<void> {
@@ -166,7 +181,7 @@ export class Dispatcher {
         this.deps.log(`dispatcher could not reach other instances; ${batch.length} notifications dropped`, error);
       }
     }
-    this.flushing = false;
+    this.flushing = undefined;
   }
 
   /** A delayed group is looked up when due, so holding it costs one timer, whatever its size. */
@@ -178,15 +193,14 @@ export class Dispatcher {
       return;
     }
     const generation = this.generation;
-    const timer = setTimeout(() => void this.fire(key, queue, availableAt, generation), Math.max(0, waitMs || 0));
-    timer.unref();
-    this.delayed.set(key, timer);
+    const timer = this.life.timers.after(Math.max(0, waitMs || 0), () => void this.fire(key, queue, availableAt, generation));
+    if (timer) this.delayed.set(key, timer);
   }
 
   private async fire(key: string, queue: string, availableAt: string, generation: number): Promise<void> {
     this.delayed.delete(key);
     try {
-      const due = await messageDueAt(this.deps.pool, queue, availableAt);
+      const due = await messageDueList(this.deps.pool, queue, availableAt);
       if (generation !== this.generation) return;
       if (due.waitMs > 0) this.arm(queue, availableAt, due.waitMs);
       else this.assign(queue, due.ids);
@@ -198,9 +212,15 @@ export class Dispatcher {
   /** Removes the sockets of instances that died without saying so (their rows name a gone session). */
   async purgeOnce(): Promise<void> {
     try {
-      await wsConsumerDeleteOrphans(this.deps.pool);
+      await this.deleteOrphans();
     } catch (error) {
       this.deps.log('dispatcher could not remove sockets of stopped instances', error);
     }
+  }
+
+  /** The sockets and monitor presence of instances that died without saying so (their rows name a gone session). */
+  private async deleteOrphans(): Promise<void> {
+    await wsMonitorDeleteOrphans(this.deps.pool);
+    await wsConsumerDeleteOrphans(this.deps.pool);
   }
 }

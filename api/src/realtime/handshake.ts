@@ -14,13 +14,15 @@ export class Refusal extends Error {
     readonly errors: FieldError[] | null = null,
     readonly headers: Record<string, string> = {},
     readonly code: ErrorCode = codeForStatus(status),
+    /** With `scope_required`: the scope that would allow the handshake. */
+    readonly scope?: string,
   ) {
     super(message);
   }
 
   /** The arguments of ws' verifyClient callback for a refusal. */
   reply(): [false, number, string, Record<string, string>] {
-    const body = JSON.stringify({ status: this.status, code: this.code, message: this.message, errors: this.errors, response_body: null });
+    const body = JSON.stringify({ status: this.status, code: this.code, message: this.message, errors: this.errors, ...(this.scope ? { scope: this.scope } : {}), response_body: null });
     return [false, this.status, body, { 'Content-Type': 'application/json; charset=utf-8', ...this.headers }];
   }
 }

@@ -1,4 +1,6 @@
 import type { WebSocket } from 'ws';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 
 /**
  * Pings every socket of this instance on a schedule; a socket that has not answered the previous
@@ -6,9 +8,12 @@ import type { WebSocket } from 'ws';
  * dropped NAT mapping) therefore stop holding memory, and a consumer's place in the rotation,
  * after at most two rounds.
  */
-export class Heartbeat {
+export class Heartbeat implements Service {
+  readonly name = 'websocket-heartbeat';
+  private readonly life = new Lifecycle(this.name);
   private readonly alive = new Map<WebSocket, boolean>();
-  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly intervalMs: number) {}
 
   track(socket: WebSocket): void {
     this.alive.set(socket, true);
@@ -44,14 +49,15 @@ export class Heartbeat {
     return terminated;
   }
 
-  schedule(intervalMs: number): void {
-    this.timer ??= setInterval(() => this.runOnce(), intervalMs);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.life.start(() => this.life.timers.every(this.intervalMs, () => this.runOnce()));
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    this.alive.clear();
+  stop(): Promise<void> {
+    return this.life.stop(() => this.alive.clear());
+  }
+
+  health() {
+    return this.life.health();
   }
 }

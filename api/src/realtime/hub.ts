@@ -1,25 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type VerifyClientCallbackAsync, type WebSocket } from 'ws';
 import type { AppContext } from '../http/context.js';
-import type { Principal } from '../auth/principal.js';
-import { hasScope } from '../auth/scopes.js';
-import { isDatabaseUnavailable, isForeignKeyViolation } from '../db/errors.js';
-import { name as nameSchema } from '../http/schemas.js';
-import type { ReadyEvent, TopologyEvent, WsMemberEvent, WsPushEvent } from './bus.js';
-import type { Transition } from './changes.js';
+import { ComposedService } from '../lifecycle/composedService.js';
+import { Admission, type AdmittedSocket } from './admission.js';
+import type { TopologyEvent } from './bus.js';
 import { ConsumerSockets } from './consumerSockets.js';
-import { Coordinator } from './coordinator.js';
-import { Dispatcher, type Delivery } from './dispatcher.js';
-import { checkOrigin, databaseUnavailable, Refusal, targetOf, tooManyRequests, type Endpoint } from './handshake.js';
-import { principalOfHandshake } from './handshakeAuth.js';
+import { CredentialChanges } from './credentialChanges.js';
+import { ConsumerDispatch } from './dispatch.js';
 import { Heartbeat } from './heartbeat.js';
-import { MonitorFeed, type MonitorFeedLimits } from './monitorFeed.js';
-import { monitorEventsOfTopology } from './monitorEvents.js';
-import { MonitorRelay, type MonitorNotification } from './monitorRelay.js';
-import { ReadyRelay } from './readyRelay.js';
-import { SocketQuota } from './socketQuota.js';
+import { LiveFeed } from './liveFeed.js';
+import type { MonitorFeedLimits } from './monitorFeed.js';
+import { SocketRegistry } from './socketRegistry.js';
 
 export type RealtimeContext = Pick<
   AppContext,
@@ -39,71 +31,59 @@ export const CLOSE_RESTART = 1012;
 export const CLOSE_QUEUE_DELETED = 4404;
 const CLOSE_GOING_AWAY = 1001;
 
-interface Admission {
-  endpoint: Endpoint;
-  principal: Principal;
-  /** This socket's place in its credential's SocketQuota. */
-  quotaKey: string;
-  startedAt: number;
-  queue?: string;
-  socketId?: string;
-}
-
-/** How long a credential change is remembered for handshakes that were in flight when it came. */
-const CHANGE_MEMORY_MS = 60_000;
-
 /**
- * /ws/consume and /ws/monitor on this instance: admits sockets at the handshake, keeps them, and
- * ends them when their credential ends. Which consumer socket hears of which message is decided
- * by the Dispatcher, on whichever instance holds the dispatcher lock.
+ * /ws/consume and /ws/monitor on this instance, put together: handshakes go through Admission,
+ * accepted sockets into the SocketRegistry, and this ends them when their credential or queue
+ * ends. What they are sent comes from ConsumerDispatch (which socket hears of which message) and
+ * LiveFeed (the dashboards' feed). How the instances share this is in README.md beside this file.
  */
-export class RealtimeHub {
+export class RealtimeHub extends ComposedService {
   readonly instanceId: string;
   readonly consumers = new ConsumerSockets();
-  readonly monitors: MonitorFeed;
-  readonly heartbeat = new Heartbeat();
-  readonly coordinator: Coordinator;
-  readonly dispatcher: Dispatcher;
-  /** Transitions to the dashboards' live feed, coalesced, here and on the other instances. */
-  readonly monitorRelay: MonitorRelay;
-  /** Newly claimable messages to the dispatcher, wherever it runs. */
-  readonly readyRelay: ReadyRelay;
+  readonly heartbeat: Heartbeat;
+  readonly dispatch: ConsumerDispatch;
+  readonly liveFeed: LiveFeed;
+  private readonly admission: Admission;
+  private readonly sockets: SocketRegistry;
+  private readonly credentialChanges = new CredentialChanges();
   private readonly wss: WebSocketServer;
-  private readonly admissions = new WeakMap<IncomingMessage, Admission>();
-  private readonly held = new Map<WebSocket, Admission>();
-  private readonly credentialChanges = new Map<string, number>();
-  private readonly quota: SocketQuota;
-  private readonly log: (message: string, error?: unknown) => void;
-  private listener?: HttpServer;
-  private started = false;
-  private closing = false;
+  /** Admitted handshakes, between their checks and the completed upgrade. */
+  private readonly admitted = new WeakMap<IncomingMessage, AdmittedSocket>();
 
   constructor(
     private readonly context: RealtimeContext,
-    private readonly options: RealtimeOptions = {},
+    private readonly listener: HttpServer,
+    options: RealtimeOptions = {},
   ) {
-    this.log = options.log ?? (() => undefined);
+    super('realtime-hub');
+    const log = options.log ?? (() => undefined);
     this.instanceId = context.instanceId;
-    this.monitors = new MonitorFeed(options.monitorLimits);
-    this.quota = new SocketQuota(context.config.wsMaxSocketsPerCredential);
-    this.coordinator = new Coordinator(
-      { ...context.pool.options, application_name: 'miniqueue-ws' },
-      this.instanceId,
-      this.log,
-      options.electionIntervalMs,
-    );
-    this.dispatcher = new Dispatcher({
-      pool: context.pool,
-      instanceId: this.instanceId,
-      deliverLocal: (queue, deliveries) => this.consumers.deliver(queue, deliveries),
-      log: this.log,
+    this.heartbeat = new Heartbeat(options.heartbeatIntervalMs ?? 30_000);
+    this.dispatch = new ConsumerDispatch(context, this.consumers, log, options.electionIntervalMs);
+    this.liveFeed = new LiveFeed(context, log, options.monitorLimits);
+    this.admission = new Admission(context, this.dispatch.coordinator, this.dispatch.readyRelay, () => this.stopped, log);
+    this.sockets = new SocketRegistry({
+      heartbeat: this.heartbeat,
+      consumers: this.consumers,
+      monitors: this.liveFeed.monitors,
+      release: (admitted) => this.admission.release(admitted),
     });
-    const relayDeps = { pool: context.pool, sender: context.notifications, log: this.log };
-    this.monitorRelay = new MonitorRelay({ ...relayDeps, instanceId: this.instanceId, show: (events) => this.monitors.publish(events) });
-    this.readyRelay = new ReadyRelay({ ...relayDeps, localDispatcher: () => (this.dispatcher.active ? this.dispatcher : null) });
     const verifyClient: VerifyClientCallbackAsync = (info, done) => this.verify(info.req, done);
     // Clients have nothing to say beyond control frames; a small cap keeps them from buffering much.
     this.wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: 4096, verifyClient });
+  }
+
+  get coordinator() {
+    return this.dispatch.coordinator;
+  }
+
+  get dispatcher() {
+    return this.dispatch.dispatcher;
+  }
+
+  /** The dashboards' sockets here. */
+  get monitors() {
+    return this.liveFeed.monitors;
   }
 
   /** Number of sockets of each kind held here. */
@@ -111,49 +91,21 @@ export class RealtimeHub {
     return { consumers: this.consumers.count(), monitors: this.monitors.size };
   }
 
-  start(listener: HttpServer): void {
-    if (this.started) return;
-    this.started = true;
-    this.listener = listener;
-    listener.on('upgrade', this.onUpgrade);
-    this.subscribe(true);
-    this.coordinator.on('leadership', this.onLeadership);
-    this.coordinator.start();
-    this.heartbeat.schedule(this.options.heartbeatIntervalMs ?? 30_000);
-    this.monitors.schedule();
-    void this.readyRelay.reload();
+  protected parts() {
+    return [this.dispatch, this.heartbeat, this.liveFeed];
   }
 
-  /** Refuses new handshakes, closes every socket (1001) and leaves the rotation. */
-  async stop(): Promise<void> {
-    if (!this.started || this.closing) return;
-    this.closing = true;
-    this.listener?.off('upgrade', this.onUpgrade);
-    // From here on, handshakes still in their checks are answered 503 instead of being completed.
+  /**
+   * Takes handshakes while on. Off (the stop): refuses new handshakes (those still in their checks
+   * are answered 503 instead of being completed) and closes every socket (1001), before the parts stop.
+   */
+  protected listen(on: boolean): void {
+    const method = on ? 'on' : 'off';
+    this.listener[method]('upgrade', this.onUpgrade);
+    this.context.bus[method]('topology', this.onTopology)[method]('auth', this.onAuth)[method]('reset', this.onReset);
+    if (on) return;
     this.wss.close();
-    for (const socket of [...this.held.keys()]) this.end(socket, CLOSE_GOING_AWAY, 'server shutting down');
-    this.subscribe(false);
-    this.heartbeat.stop();
-    this.monitors.stop();
-    this.monitorRelay.stop();
-    this.dispatcher.deactivate();
-    this.coordinator.off('leadership', this.onLeadership);
-    await this.coordinator.stop();
-  }
-
-  private subscribe(on: boolean): void {
-    const { bus, changes } = this.context;
-    if (!on) {
-      changes.off('transitions', this.onTransitions);
-      bus.off('monitor', this.onMonitor).off('monitorPresence', this.onMonitorPresence);
-      bus.off('topology', this.onTopology).off('auth', this.onAuth);
-      bus.off('ready', this.onReady).off('wsMember', this.onMember).off('wsPush', this.onPush).off('reset', this.onReset);
-      return;
-    }
-    changes.on('transitions', this.onTransitions);
-    bus.on('monitor', this.onMonitor).on('monitorPresence', this.onMonitorPresence);
-    bus.on('topology', this.onTopology).on('auth', this.onAuth);
-    bus.on('ready', this.onReady).on('wsMember', this.onMember).on('wsPush', this.onPush).on('reset', this.onReset);
+    this.sockets.endAll(CLOSE_GOING_AWAY, 'server shutting down');
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -162,189 +114,44 @@ export class RealtimeHub {
 
   /** ws has checked the WebSocket headers; now who is it, and may they. */
   private verify(request: IncomingMessage, done: Parameters<VerifyClientCallbackAsync>[1]): void {
-    this.admit(request).then(
-      (admission) => {
-        this.admissions.set(request, admission);
+    this.admission.admit(request).then(
+      (admitted) => {
+        this.admitted.set(request, admitted);
         done(true);
         // The upgrade completes synchronously inside done(); an admission still here was not used
         // (the peer left during the checks, or the server is closing).
-        if (this.admissions.delete(request)) this.release(admission);
+        if (this.admitted.delete(request)) this.admission.release(admitted);
       },
-      (error: unknown) => done(...this.refusalFor(error).reply()),
+      (error: unknown) => done(...this.admission.refusalFor(error).reply()),
     );
   }
 
-  private refusalFor(error: unknown): Refusal {
-    if (error instanceof Refusal) return error;
-    if (this.closing) return new Refusal(503, 'The server is shutting down');
-    this.log('WebSocket handshake failed', error);
-    return new Refusal(500, 'Internal server error');
-  }
-
-  private async admit(request: IncomingMessage): Promise<Admission> {
-    if (this.closing) throw new Refusal(503, 'The server is shutting down');
-    const { endpoint, params } = targetOf(request);
-    checkOrigin(request, this.context.config.corsAllowedOrigins);
-    const queue = endpoint === 'consume' ? queueOf(params) : undefined;
-    const startedAt = Date.now();
-    const principal = await this.authenticate(request, params);
-    // Handshakes spend the credential's HTTP tokens: before the scope check, as requests do.
-    const wait = this.context.rateLimits.takeCredential(principal);
-    if (wait > 0) throw tooManyRequests('Too many requests with this credential', wait);
-    const required = queue === undefined ? 'view' : `consume:${queue}`;
-    if (!hasScope(principal, required)) throw new Refusal(403, `This needs the scope ${required} (or admin)`);
-    const quotaKey = `${principal.kind}:${principal.credentialId}`;
-    if (!this.quota.take(quotaKey)) {
-      throw tooManyRequests(`This credential already holds ${this.quota.max} WebSockets on this instance; close one first`, 1);
-    }
-    const admission: Admission = { endpoint, principal, quotaKey, startedAt, queue };
-    try {
-      if (queue !== undefined) {
-        admission.socketId = randomBytes(9).toString('base64url');
-        await this.register(admission.socketId, queue);
-      } else {
-        // Recorded BEFORE the 101, so no transition committed after `open` goes unnotified.
-        await this.coordinator.acquireMonitor().catch((error: unknown) => {
-          this.coordinator.releaseMonitor();
-          throw isDatabaseUnavailable(error) ? databaseUnavailable() : error;
-        });
-      }
-    } catch (error) {
-      this.quota.release(quotaKey);
-      throw error;
-    }
-    return admission;
-  }
-
-  /**
-   * Who is it. An address whose handshakes keep failing on their credential is refused before the
-   * credential is even looked up, so random keys or tickets cost no database work.
-   */
-  private async authenticate(request: IncomingMessage, params: URLSearchParams): Promise<Principal> {
-    const address = request.socket.remoteAddress ?? '';
-    const blocked = this.context.rateLimits.handshakeFailuresWait(address);
-    if (blocked > 0) throw tooManyRequests('Too many failed WebSocket handshakes from this address', blocked);
-    try {
-      return await principalOfHandshake(request, params, this.context);
-    } catch (error) {
-      if (error instanceof Refusal && error.status === 401) this.context.rateLimits.noteFailedHandshake(address);
-      throw error;
-    }
-  }
-
-  /** Joins the rotation BEFORE the 101, so a publish committed after `open` already counts this socket. */
-  private async register(socketId: string, queue: string): Promise<void> {
-    try {
-      await this.coordinator.register(socketId, queue);
-      // Known here at once: this instance's next commit already tells the dispatcher about this queue.
-      this.readyRelay.memberChanged({ op: 'INSERT', id: socketId, queue, instance: this.instanceId });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new Refusal(404, `No queue found with the name ${queue}`);
-      if (isDatabaseUnavailable(error)) throw databaseUnavailable();
-      throw error;
-    }
-  }
-
-  private release(admission: Admission): void {
-    this.quota.release(admission.quotaKey);
-    if (admission.socketId) void this.coordinator.unregister(admission.socketId);
-    else this.coordinator.releaseMonitor();
-  }
-
   private accept(socket: WebSocket, request: IncomingMessage): void {
-    const admission = this.admissions.get(request);
-    this.admissions.delete(request);
-    if (!admission) return void socket.terminate();
-    this.held.set(socket, admission);
-    socket.on('close', () => this.detach(socket));
-    // Errors are followed by 'close'; without a listener they would be thrown.
-    socket.on('error', () => undefined);
-    this.heartbeat.track(socket);
-    if (admission.socketId) this.consumers.add(admission.socketId, admission.queue as string, socket);
-    else this.monitors.add(socket);
-    const changedAt = this.credentialChanges.get(admission.principal.credentialId);
-    if (changedAt !== undefined && changedAt >= admission.startedAt) {
-      this.end(socket, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
+    const admitted = this.admitted.get(request);
+    this.admitted.delete(request);
+    if (!admitted) return void socket.terminate();
+    this.sockets.add(socket, admitted);
+    if (this.credentialChanges.changedSince(admitted.principal.credentialId, admitted.startedAt)) {
+      this.sockets.end(socket, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
     }
   }
-
-  /** Out of every structure at once, so nothing is sent to or chosen for a socket that is closing. */
-  private detach(socket: WebSocket): void {
-    const admission = this.held.get(socket);
-    if (!admission) return;
-    this.held.delete(socket);
-    this.heartbeat.untrack(socket);
-    this.monitors.remove(socket);
-    if (admission.socketId) this.consumers.remove(admission.socketId);
-    this.release(admission);
-  }
-
-  private end(socket: WebSocket, code: number, reason: string): void {
-    this.detach(socket);
-    socket.close(code, reason);
-  }
-
-  /** This instance's own commits: to the live feed, and (for claimable messages) to the dispatcher. */
-  private readonly onTransitions = (transitions: Transition[]) => {
-    this.monitorRelay.record(transitions);
-    this.readyRelay.record(transitions);
-  };
-
-  private readonly onMonitor = (notification: MonitorNotification) => this.monitorRelay.received(notification);
-  private readonly onMonitorPresence = () => this.monitorRelay.presenceChanged();
 
   private readonly onTopology = (event: TopologyEvent) => {
-    this.monitors.publish(monitorEventsOfTopology(event, new Date().toISOString()));
-    if (event.kind === 'queue' && event.op === 'DELETE') {
-      for (const [socket, admission] of [...this.held]) {
-        if (admission.queue === event.name) this.end(socket, CLOSE_QUEUE_DELETED, 'queue deleted');
-      }
-    }
+    if (event.kind !== 'queue' || event.op !== 'DELETE') return;
+    this.sockets.endWhere((admitted) => admitted.queue === event.name, CLOSE_QUEUE_DELETED, 'queue deleted');
   };
 
   /** A client was rotated, revoked or changed, or a session ended: its sockets end, here and everywhere. */
   private readonly onAuth = (event: unknown) => {
     const id = (event as { id?: unknown } | null)?.id;
     if (typeof id !== 'string') return;
-    const now = Date.now();
-    this.credentialChanges.set(id, now);
-    for (const [changed, at] of this.credentialChanges) if (now - at > CHANGE_MEMORY_MS) this.credentialChanges.delete(changed);
-    for (const [socket, admission] of [...this.held]) {
-      if (admission.principal.credentialId === id) this.end(socket, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
-    }
-  };
-
-  private readonly onReady = (event: ReadyEvent) => this.dispatcher.onReady(event);
-  private readonly onMember = (event: WsMemberEvent) => {
-    this.readyRelay.memberChanged(event);
-    this.dispatcher.onMember(event);
-  };
-
-  private readonly onPush = (event: WsPushEvent) => {
-    if (event.instance !== this.instanceId || !Array.isArray(event.pairs)) return;
-    this.consumers.deliver(event.queue, event.pairs as Delivery[]);
+    this.credentialChanges.note(id);
+    this.sockets.endWhere((admitted) => admitted.principal.credentialId === id, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
   };
 
   /**
    * The notification connection was re-established: a revocation may have been missed, so every
-   * socket is asked to reconnect (and to authenticate again); the dispatcher reloads its view.
+   * socket is asked to reconnect (and to authenticate again). (ConsumerDispatch reloads its view.)
    */
-  private readonly onReset = () => {
-    for (const socket of [...this.held.keys()]) this.end(socket, CLOSE_RESTART, 'reconnect and authenticate again');
-    void this.readyRelay.reload();
-    if (this.coordinator.isLeader) void this.dispatcher.activate();
-  };
-
-  private readonly onLeadership = (leading: boolean) => {
-    if (leading) void this.dispatcher.activate();
-    else this.dispatcher.deactivate();
-  };
-}
-
-function queueOf(params: URLSearchParams): string {
-  const raw = params.get('queue');
-  if (raw === null) throw new Refusal(400, 'Missing query parameter queue', [{ field: 'queue', message: 'is required' }]);
-  const { value, error } = nameSchema.validate(raw);
-  if (error) throw new Refusal(400, 'Invalid query parameter queue', [{ field: 'queue', message: error.message.replace(/^"value" /, '') }]);
-  return value as string;
+  private readonly onReset = () => this.sockets.endAll(CLOSE_RESTART, 'reconnect and authenticate again');
 }

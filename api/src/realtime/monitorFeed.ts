@@ -1,4 +1,6 @@
 import { WebSocket } from 'ws';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 import { droppedMarker, type MonitorEvent } from './monitorEvents.js';
 
 export interface MonitorFeedLimits {
@@ -24,9 +26,10 @@ interface Viewer {
  * dropped and counted, and once per second the count goes out as an EVENTS_DROPPED marker. So a
  * burst costs each dashboard at most its buffer, and the broker never queues events for anyone.
  */
-export class MonitorFeed {
+export class MonitorFeed implements Service {
+  readonly name = 'monitor-feed';
+  private readonly life = new Lifecycle(this.name);
   private readonly viewers = new Map<WebSocket, Viewer>();
-  private timer?: NodeJS.Timeout;
 
   constructor(private readonly limits: MonitorFeedLimits = DEFAULT_LIMITS) {}
 
@@ -61,15 +64,16 @@ export class MonitorFeed {
     for (const viewer of this.viewers.values()) this.roll(viewer, now);
   }
 
-  schedule(): void {
-    this.timer ??= setInterval(() => this.runOnce(), WINDOW_MS);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.life.start(() => this.life.timers.every(WINDOW_MS, () => this.runOnce()));
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    this.viewers.clear();
+  stop(): Promise<void> {
+    return this.life.stop(() => this.viewers.clear());
+  }
+
+  health() {
+    return this.life.health();
   }
 
   private roll(viewer: Viewer, now: number): void {

@@ -1,8 +1,10 @@
 import type { Pool } from '../db/pool.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 import type { Transition } from './changes.js';
 import { MAX_EVENTS_PER_GROUP, monitorEventsOf, type MonitorEvent, type MonitorGroup } from './monitorEvents.js';
 import { chunkPayloads, type NotificationSender } from './notificationSender.js';
-import { wsMonitorElsewhere } from './queries.js';
+import { wsMonitorExistsElsewhere } from '../db/queries/wsMonitor.js';
 
 export const MONITOR_CHANNEL = 'miniqueue_monitor';
 
@@ -23,9 +25,13 @@ const WATCHERS_CHECK_MS = 1_000;
  * watched broker sends ten notifications a second at most, however busy it is, and an unwatched one
  * none: an open dashboard costs next to nothing.
  */
-export class MonitorRelay {
+export class MonitorRelay implements Service {
+  readonly name = 'monitor-relay';
+  private readonly life = new Lifecycle(this.name);
   private groups = new Map<string, MonitorGroup>();
   private timer?: NodeJS.Timeout;
+  /** A flush in progress: a stop waits for it, so it asks nothing of a pool that has ended. */
+  private flushing?: Promise<void>;
   private othersWatch = { value: false, checkedAt: 0 };
 
   constructor(
@@ -50,7 +56,7 @@ export class MonitorRelay {
         group.ids.push(id);
       }
     }
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer ??= this.life.timers.after(FLUSH_INTERVAL_MS, () => void (this.flushing = this.flush()));
   }
 
   /** A monitor socket opened somewhere: ask again before the next send. */
@@ -64,10 +70,20 @@ export class MonitorRelay {
     this.showGroups(notification.groups);
   }
 
-  stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.groups.clear();
+  start(): Promise<void> {
+    return this.life.start();
+  }
+
+  stop(): Promise<void> {
+    return this.life.stop(async () => {
+      this.timer = undefined;
+      this.groups.clear();
+      await this.flushing;
+    });
+  }
+
+  health() {
+    return this.life.health();
   }
 
   async flush(): Promise<void> {
@@ -91,7 +107,7 @@ export class MonitorRelay {
     const now = Date.now();
     if (now - this.othersWatch.checkedAt < WATCHERS_CHECK_MS) return this.othersWatch.value;
     try {
-      this.othersWatch = { value: await wsMonitorElsewhere(this.deps.pool, this.deps.instanceId), checkedAt: now };
+      this.othersWatch = { value: await wsMonitorExistsElsewhere(this.deps.pool, this.deps.instanceId), checkedAt: now };
     } catch (error) {
       this.deps.log('could not check for monitors on other instances', error);
     }

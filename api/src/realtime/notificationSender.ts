@@ -1,4 +1,7 @@
 import type { Pool } from '../db/pool.js';
+import { notificationSendMany } from '../db/queries/notification.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
 
 /** NOTIFY's payload limit is 8000 bytes; stay under it with room to spare. */
 export const MAX_PAYLOAD_BYTES = 7_500;
@@ -8,9 +11,12 @@ export const MAX_PAYLOAD_BYTES = 7_500;
  * leaves in ONE autocommit statement. Notifications are hints (every waiter also rechecks on a
  * timer), so a failed send is logged, not retried.
  */
-export class NotificationSender {
+export class NotificationSender implements Service {
+  readonly name = 'notification-sender';
+  private readonly life = new Lifecycle(this.name);
   private outbox: { channel: string; payload: string }[] = [];
-  private scheduled = false;
+  /** The flush asked for in this turn of the event loop, until it has run. */
+  private scheduled?: Promise<void>;
 
   constructor(
     private readonly pool: Pool,
@@ -19,20 +25,28 @@ export class NotificationSender {
 
   send(channel: string, payload: string): void {
     this.outbox.push({ channel, payload });
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => void this.flush());
+    this.scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  start(): Promise<void> {
+    return this.life.start();
+  }
+
+  /** What was asked for before the stop still leaves (the pool is stopped after this). */
+  stop(): Promise<void> {
+    return this.life.stop(() => this.scheduled);
+  }
+
+  health() {
+    return this.life.health();
   }
 
   private async flush(): Promise<void> {
-    this.scheduled = false;
+    this.scheduled = undefined;
     const batch = this.outbox;
     this.outbox = [];
     try {
-      await this.pool.query('SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n (c, p)', [
-        batch.map((n) => n.channel),
-        batch.map((n) => n.payload),
-      ]);
+      await notificationSendMany(this.pool, batch);
     } catch (error) {
       this.log(`could not notify other instances; ${batch.length} notifications dropped`, error);
     }

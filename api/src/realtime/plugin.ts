@@ -14,9 +14,9 @@ export interface RealtimePluginOptions extends RealtimeOptions {
 export const realtimePlugin: Plugin<RealtimePluginOptions> = {
   name: REALTIME_PLUGIN,
   register(server, { context, ...options }) {
-    const hub = new RealtimeHub(context, options);
+    const hub = new RealtimeHub(context, server.listener, options);
     server.expose('hub', hub);
-    server.ext('onPostStart', () => hub.start(server.listener));
+    server.ext('onPostStart', () => hub.start());
     server.ext('onPreStop', () => hub.stop());
   },
 };

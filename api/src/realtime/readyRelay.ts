@@ -2,7 +2,7 @@ import type { Pool } from '../db/pool.js';
 import type { ReadyEvent, WsMemberEvent } from './bus.js';
 import { MAKES_CLAIMABLE, type Transition } from './changes.js';
 import type { NotificationSender } from './notificationSender.js';
-import { wsConsumerList } from './queries.js';
+import { wsConsumerList } from '../db/queries/wsConsumer.js';
 
 export const READY_CHANNEL = 'miniqueue_ready';
 /** Ids per ready notification: 150 uuids and the envelope stay under NOTIFY's 8000 bytes. */

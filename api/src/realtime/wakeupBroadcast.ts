@@ -1,4 +1,6 @@
-import { MAKES_CLAIMABLE, type Transition } from './changes.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service } from '../lifecycle/service.js';
+import { MAKES_CLAIMABLE, type Changes, type Transition } from './changes.js';
 import { chunkPayloads, type NotificationSender } from './notificationSender.js';
 
 /** A queue's news for other instances: messages claimable now, and the earliest delayed time. */
@@ -19,18 +21,21 @@ export const WAKEUP_CHANNEL = 'miniqueue_wakeup';
  * same reason; ours keeps the trailing edge, because a waiter here has no fetch poll to fall back on
  * but its five-second safety recheck.)
  */
-export class WakeupBroadcast {
+export class WakeupBroadcast implements Service {
+  readonly name = 'wakeup-broadcast';
+  private readonly life = new Lifecycle(this.name);
   private pending = new Map<string, { count: number; at: string | null }>();
   private lastSentAt = 0;
   private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly sender: NotificationSender,
+    private readonly changes: Changes,
     private readonly instanceId: string,
     private readonly cooldownMs = 5,
   ) {}
 
-  record(transitions: Transition[]): void {
+  private readonly record = (transitions: Transition[]): void => {
     let changed = false;
     for (const transition of transitions) {
       if (!MAKES_CLAIMABLE.has(transition.event)) continue;
@@ -43,19 +48,29 @@ export class WakeupBroadcast {
       changed = true;
     }
     if (changed) this.due();
+  };
+
+  start(): Promise<void> {
+    return this.life.start(() => this.changes.on('transitions', this.record));
   }
 
-  stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.pending.clear();
+  stop(): Promise<void> {
+    return this.life.stop(() => {
+      this.changes.off('transitions', this.record);
+      this.timer = undefined;
+      this.pending.clear();
+    });
+  }
+
+  health() {
+    return this.life.health();
   }
 
   private due(): void {
     if (this.timer) return;
     const wait = this.lastSentAt + this.cooldownMs - Date.now();
     if (wait <= 0) this.send();
-    else this.timer = setTimeout(() => this.send(), wait);
+    else this.timer = this.life.timers.after(wait, () => this.send());
   }
 
   private send(): void {

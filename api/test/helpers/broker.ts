@@ -6,6 +6,8 @@ import { inspect } from 'node:util';
 import { createLogger } from '../../src/logging.js';
 import { NotificationBus } from '../../src/realtime/bus.js';
 import { createServer, type Broker } from '../../src/server.js';
+import { serviceOf } from '../../src/lifecycle/lifecycle.js';
+import { ServiceGroup } from '../../src/lifecycle/serviceGroup.js';
 import { createTestDatabase } from './database.js';
 import { httpClient, type HttpClient } from './http.js';
 import { captureLogLine } from './logCapture.js';
@@ -47,10 +49,12 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     MINIQUEUE_SHUTDOWN_TIMEOUT_SECONDS: '5',
     ...options.env,
   });
-  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs);
+  // Started and stopped in the order the runtime uses (src/runtime.ts).
+  const services = new ServiceGroup();
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs);
+  await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   await ensureAdmin(pool, adminKey);
-  const bus = new NotificationBus(databaseUrl);
-  await bus.start();
+  const bus = await services.start(new NotificationBus(databaseUrl));
   // Every line, at every level, of every broker: logScan.ts searches them for secrets after each file.
   const logger = createLogger('trace', {
     write: (line: string) => {
@@ -58,15 +62,14 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
       logs?.push(line);
     },
   });
-  const broker = await createServer({ config, pool, bus, logger });
+  const broker = await createServer({ config, pool, bus, logger, listen: options.listen === true });
   if (logs) {
     broker.server.events.on({ name: 'request', channels: ['app', 'error', 'internal'] }, (_request, event) => {
       logs.push(inspect(event, { depth: 6 }));
     });
     broker.server.events.on('log', (event) => void logs.push(inspect(event, { depth: 6 })));
   }
-  if (options.listen) await broker.server.start();
-  else await broker.server.initialize();
+  await services.startAll([...broker.services, broker.http]);
   const http = httpClient(broker.server);
   return {
     ...http,
@@ -81,10 +84,6 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
       if (response.status !== 201) throw new Error(`client ${name}: ${response.status} ${JSON.stringify(response.body)}`);
       return (response.body as { api_key: string }).api_key;
     },
-    async stop() {
-      await broker.stop();
-      await bus.stop();
-      await pool.end();
-    },
+    stop: () => services.stop(),
   };
 }

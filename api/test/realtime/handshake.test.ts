@@ -28,7 +28,15 @@ async function ticket(key: string, via = mq): Promise<string> {
 
 function expectRefusal(refusal: HandshakeRefused, status: number) {
   expect(refusal.status).toBe(status);
-  expect(JSON.parse(refusal.body)).toEqual({ status, code: expect.stringMatching(/^[a-z_]+$/), message: expect.any(String), errors: refusal.status === 400 ? expect.any(Array) : null, response_body: null });
+  const body = JSON.parse(refusal.body);
+  expect(body).toEqual({
+    status,
+    code: expect.stringMatching(/^[a-z_]+$/),
+    message: expect.any(String),
+    errors: refusal.status === 400 ? expect.any(Array) : null,
+    ...(body.code === 'scope_required' ? { scope: expect.stringMatching(/^(view|consume:.+)$/) } : {}),
+    response_body: null,
+  });
 }
 
 describe('WebSocket handshake', () => {

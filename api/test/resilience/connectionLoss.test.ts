@@ -4,6 +4,7 @@ import { newApiKey } from '../../src/auth/apiKeys.js';
 import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
 import { migrate } from '../../src/db/migrate.js';
+import { advisoryLockTake } from '../../src/db/queries/advisoryLock.js';
 import { ALL_MESSAGES } from '../helpers/allMessages.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { eventually } from '../helpers/eventually.js';
@@ -99,7 +100,7 @@ describe('migrations whose connection dies', () => {
     const holder = new pg.Client({ connectionString: databaseUrl });
     await holder.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock(7345112001)');
+      await advisoryLockTake(holder, 'migrations');
       const migrating = migrate(databaseUrl).then(
         () => new Error('migrated'),
         (error: unknown) => error,

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { Lifecycle, Request, ResponseToolkit, RouteOptions, ServerRoute } from '@hapi/hapi';
+import type { Lifecycle, ReqRef, Request, ResponseToolkit, RouteOptions, Server } from '@hapi/hapi';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../../errors.js';
 import { GITHUB_STRATEGY, STATE_COOKIE, githubNotConfigured, signInFailure } from '../../auth/github.js';
 import { exchangeLoginCode, issueLoginCode } from '../../auth/loginCodes.js';
@@ -11,7 +11,7 @@ import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
 
 /** Both ends of the GitHub round trip are public; bell runs in `try` mode so its failures reach us. */
-const githubAccess = (configured: boolean, onPreAuth: Lifecycle.Method): RouteOptions =>
+const githubAccess = <Refs extends ReqRef>(configured: boolean, onPreAuth: Lifecycle.Method): RouteOptions<Refs> =>
   configured
     ? {
         auth: { strategy: GITHUB_STRATEGY, mode: 'try' },
@@ -28,6 +28,14 @@ const checkLoginStart: Lifecycle.Method = (request, h) => {
   (request as { query: object }).query = {};
   return h.continue;
 };
+
+interface GithubProfile {
+  id: number;
+  username: string;
+}
+
+/** bell's credentials on the callback: GitHub's profile (and its access token, which is not kept). */
+type GithubCallback = { AuthCredentialsExtra: { profile: GithubProfile } };
 
 /**
  * Refuses what bell would otherwise turn into a new sign-in (no code) or an HTML refresh page (no
@@ -57,76 +65,68 @@ export function dashboardLocation(dashboardUrl: string | undefined, code: string
   return url.toString();
 }
 
-interface GithubProfile {
-  id: number;
-  username: string;
-}
-
-export function authRoutes(ctx: AppContext): ServerRoute[] {
+export function authRoutes(server: Server, ctx: AppContext): void {
   const configured = ctx.config.github !== undefined;
 
-  const callback = async (request: Request, h: ResponseToolkit) => {
+  const callback = async (request: Request<GithubCallback>, h: ResponseToolkit<GithubCallback>) => {
     if (!configured) throw githubNotConfigured();
     if (!request.auth.isAuthenticated) throw signInFailure(request.auth.error);
     // GitHub's access token (in the credentials too) is not kept: only who the person is.
-    const { id, username } = (request.auth.credentials as unknown as { profile: GithubProfile }).profile;
+    const { id, username } = request.auth.credentials.profile;
     if (!scopesForLogin(ctx.config, username)) throw new ForbiddenError('admin_required', 'Only administrators may sign in to this MiniQueue');
     const code = await issueLoginCode(ctx.pool, { githubId: String(id), login: username });
     return h.redirect(dashboardLocation(ctx.config.dashboardUrl, code));
   };
 
-  return [
-    {
-      method: 'GET',
-      path: '/api/v1/auth/github/login',
-      options: githubAccess(configured, checkLoginStart),
-      // bell answers the start of sign-in itself (redirect to GitHub); reaching here means it failed.
-      handler: (request) => {
-        if (!configured) throw githubNotConfigured();
-        throw signInFailure(request.auth.error);
-      },
+  server.route({
+    method: 'GET',
+    path: '/auth/github/login',
+    options: githubAccess(configured, checkLoginStart),
+    // bell answers the start of sign-in itself (redirect to GitHub); reaching here means it failed.
+    handler: (request) => {
+      if (!configured) throw githubNotConfigured();
+      throw signInFailure(request.auth.error);
     },
-    {
-      method: 'GET',
-      path: '/api/v1/auth/github/callback',
-      options: githubAccess(configured, checkCallback),
-      handler: callback,
+  });
+  server.route<GithubCallback>({
+    method: 'GET',
+    path: '/auth/github/callback',
+    options: githubAccess(configured, checkCallback),
+    handler: callback,
+  });
+  server.route<{ Payload: { code: string } }>({
+    method: 'POST',
+    path: '/auth/exchange',
+    options: {
+      ...access('none'),
+      validate: { payload: Joi.object({ code: Joi.string().min(1).max(200).required() }).required() },
     },
-    {
-      method: 'POST',
-      path: '/api/v1/auth/exchange',
-      options: {
-        ...access('none'),
-        validate: { payload: Joi.object({ code: Joi.string().min(1).max(200).required() }).required() },
-      },
-      handler: (request) => exchangeLoginCode(ctx.pool, ctx.config, (request.payload as { code: string }).code),
+    handler: (request) => exchangeLoginCode(ctx.pool, ctx.config, request.payload.code),
+  });
+  server.route({
+    method: 'GET',
+    path: '/auth/me',
+    options: access('any'),
+    handler: (request) => {
+      const principal = principalOf(request);
+      return { name: principal.name, kind: principal.kind, scopes: principal.scopes };
     },
-    {
-      method: 'GET',
-      path: '/api/v1/auth/me',
-      options: access('any'),
-      handler: (request) => {
-        const principal = principalOf(request);
-        return { name: principal.name, kind: principal.kind, scopes: principal.scopes };
-      },
+  });
+  server.route({
+    method: 'POST',
+    path: '/auth/logout',
+    options: access('session'),
+    handler: async (request, h) => {
+      const principal = principalOf(request);
+      if (principal.kind !== 'session') throw new ForbiddenError('session_required', 'Only a dashboard session can log out; API keys are revoked instead');
+      await endSession(ctx.pool, principal.credentialId);
+      return h.response().code(204);
     },
-    {
-      method: 'POST',
-      path: '/api/v1/auth/logout',
-      options: access('session'),
-      handler: async (request, h) => {
-        const principal = principalOf(request);
-        if (principal.kind !== 'session') throw new ForbiddenError('session_required', 'Only a dashboard session can log out; API keys are revoked instead');
-        await endSession(ctx.pool, principal.credentialId);
-        return h.response().code(204);
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/auth/ws-ticket',
-      options: access('any'),
-      handler: (request) =>
-        issueWsTicket(ctx.pool, principalOf(request), (request.auth.artifacts as unknown as CredentialArtifacts).credentialHash),
-    },
-  ];
+  });
+  server.route<{ AuthArtifactsExtra: CredentialArtifacts }>({
+    method: 'POST',
+    path: '/auth/ws-ticket',
+    options: access('any'),
+    handler: (request) => issueWsTicket(ctx.pool, principalOf(request), request.auth.artifacts.credentialHash),
+  });
 }

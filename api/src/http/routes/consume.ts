@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import type { Request, ServerRoute } from '@hapi/hapi';
-import { params } from '../hapi-augment.js';
+import type { ReqRef, Request, Server } from '@hapi/hapi';
 import { claimMessages } from '../../broker/claim.js';
 import { toMessage } from '../../broker/message.js';
 import { messageUnclaim } from '../../db/queries/messageClaim.js';
@@ -15,7 +14,7 @@ import { bodyInteger, bodyWaitSeconds, name, waitSeconds } from '../schemas.js';
  * event fires only while a request body is still arriving; a client that gives up during a long
  * poll closes after a complete request, which only the response's 'close' tells.
  */
-function goneSignal(request: Request): AbortSignal {
+function goneSignal<Refs extends ReqRef>(request: Request<Refs>): AbortSignal {
   const controller = new AbortController();
   const response = request.raw.res;
   if (response.destroyed) controller.abort();
@@ -24,7 +23,7 @@ function goneSignal(request: Request): AbortSignal {
 }
 
 /** A claim whose answer never reached its client goes back at once, its retry count untouched. */
-function unclaimIfUndelivered(ctx: AppContext, request: Request, holder: string, rows: MessageRow[]): void {
+function unclaimIfUndelivered<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs>, holder: string, rows: MessageRow[]): void {
   if (rows.length === 0) return;
   const response = request.raw.res;
   const putBack = () => {
@@ -37,10 +36,12 @@ function unclaimIfUndelivered(ctx: AppContext, request: Request, holder: string,
   else response.once('close', putBack);
 }
 
-async function claim(ctx: AppContext, request: Request, limit: number, wait: number) {
+type QueueParams = { queue: string };
+
+async function claim<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs>, queue: string, limit: number, wait: number) {
   const { holder, consumerId } = consumerOf(request);
   const messages = await claimMessages(ctx, {
-    queue: params(request).queue,
+    queue,
     holder,
     consumerId,
     limit,
@@ -52,41 +53,38 @@ async function claim(ctx: AppContext, request: Request, limit: number, wait: num
   return messages;
 }
 
-export function consumeRoutes(ctx: AppContext): ServerRoute[] {
+export function consumeRoutes(server: Server, ctx: AppContext): void {
   const params = Joi.object({ queue: name.required() });
-  return [
-    {
-      method: 'POST',
-      path: '/api/v1/queues/{queue}/consume',
-      options: {
-        ...access('consume:{queue}'),
-        tags: [LONG_POLL_TAG],
-        validate: { params, query: Joi.object({ wait_seconds: waitSeconds.default(0) }) },
-      },
-      handler: async (request, h) => {
-        const [message] = await claim(ctx, request, 1, (request.query as { wait_seconds: number }).wait_seconds);
-        return message ? toMessage(message) : h.response().code(204);
+  server.route<{ Params: QueueParams; Query: { wait_seconds: number } }>({
+    method: 'POST',
+    path: '/queues/{queue}/consume',
+    options: {
+      ...access('consume:{queue}'),
+      tags: [LONG_POLL_TAG],
+      validate: { params, query: Joi.object({ wait_seconds: waitSeconds.default(0) }) },
+    },
+    handler: async (request, h) => {
+      const [message] = await claim(ctx, request, request.params.queue, 1, request.query.wait_seconds);
+      return message ? toMessage(message) : h.response().code(204);
+    },
+  });
+  server.route<{ Params: QueueParams; Payload: { max_messages: number; wait_seconds: number } | null }>({
+    method: 'POST',
+    path: '/queues/{queue}/receive',
+    options: {
+      ...access('consume:{queue}'),
+      tags: [LONG_POLL_TAG],
+      validate: {
+        params,
+        payload: Joi.object({
+          max_messages: bodyInteger().min(1).max(100).default(1),
+          wait_seconds: bodyWaitSeconds.default(0),
+        }).allow(null),
       },
     },
-    {
-      method: 'POST',
-      path: '/api/v1/queues/{queue}/receive',
-      options: {
-        ...access('consume:{queue}'),
-        tags: [LONG_POLL_TAG],
-        validate: {
-          params,
-          payload: Joi.object({
-            max_messages: bodyInteger().min(1).max(100).default(1),
-            wait_seconds: bodyWaitSeconds.default(0),
-          }).allow(null),
-        },
-      },
-      handler: async (request) => {
-        const body = (request.payload ?? {}) as { max_messages?: number; wait_seconds?: number };
-        const messages = await claim(ctx, request, body.max_messages ?? 1, body.wait_seconds ?? 0);
-        return { messages: messages.map(toMessage) };
-      },
+    handler: async (request) => {
+      const messages = await claim(ctx, request, request.params.queue, request.payload?.max_messages ?? 1, request.payload?.wait_seconds ?? 0);
+      return { messages: messages.map(toMessage) };
     },
-  ];
+  });
 }

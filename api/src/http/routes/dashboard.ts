@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import type { ServerRoute } from '@hapi/hapi';
-import { params } from '../hapi-augment.js';
+import type { Server } from '@hapi/hapi';
 import { statsByQueue, statsOverview } from '../../db/queries/stats.js';
 import { listDeadMessages } from '../../broker/listing.js';
 import { replayOne, replayQueue } from '../../broker/deadLetters.js';
@@ -8,48 +7,40 @@ import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { bodyInteger, messageId, name, pageQuery } from '../schemas.js';
 
-export function dashboardRoutes(ctx: AppContext): ServerRoute[] {
-  return [
-    {
-      method: 'GET',
-      path: '/api/v1/dashboard/overview',
-      options: access('view'),
-      handler: () => statsOverview(ctx.pool),
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/dashboard/queues',
-      options: access('view'),
-      handler: () => statsByQueue(ctx.pool),
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/dashboard/dlq',
-      options: { ...access('view'), validate: { query: Joi.object({ queue: name, ...pageQuery }) } },
-      handler: (request) => {
-        const query = request.query as { queue?: string; limit: number; cursor?: string };
-        return listDeadMessages(ctx.pool, query);
+export function dashboardRoutes(server: Server, ctx: AppContext): void {
+  server.route({
+    method: 'GET',
+    path: '/dashboard/overview',
+    options: access('view'),
+    handler: () => statsOverview(ctx.pool),
+  });
+  server.route({
+    method: 'GET',
+    path: '/dashboard/queues',
+    options: access('view'),
+    handler: () => statsByQueue(ctx.pool),
+  });
+  server.route<{ Query: { queue?: string; limit: number; cursor?: string } }>({
+    method: 'GET',
+    path: '/dashboard/dlq',
+    options: { ...access('view'), validate: { query: Joi.object({ queue: name, ...pageQuery }) } },
+    handler: (request) => listDeadMessages(ctx.pool, request.query),
+  });
+  server.route<{ Params: { id: string } }>({
+    method: 'POST',
+    path: '/dashboard/dlq/{id}/replay',
+    options: { ...access('admin'), validate: { params: Joi.object({ id: messageId.required() }) } },
+    handler: (request) => replayOne(ctx, request.params.id),
+  });
+  server.route<{ Payload: { queue: string; limit?: number } }>({
+    method: 'POST',
+    path: '/dashboard/dlq/replay',
+    options: {
+      ...access('admin'),
+      validate: {
+        payload: Joi.object({ queue: name.required(), limit: bodyInteger().min(1).max(100_000) }).required(),
       },
     },
-    {
-      method: 'POST',
-      path: '/api/v1/dashboard/dlq/{id}/replay',
-      options: { ...access('admin'), validate: { params: Joi.object({ id: messageId.required() }) } },
-      handler: (request) => replayOne(ctx, params(request).id),
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/dashboard/dlq/replay',
-      options: {
-        ...access('admin'),
-        validate: {
-          payload: Joi.object({ queue: name.required(), limit: bodyInteger().min(1).max(100_000) }).required(),
-        },
-      },
-      handler: (request) => {
-        const body = request.payload as { queue: string; limit?: number };
-        return replayQueue(ctx, body.queue, body.limit);
-      },
-    },
-  ];
+    handler: (request) => replayQueue(ctx, request.payload.queue, request.payload.limit),
+  });
 }

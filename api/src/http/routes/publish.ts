@@ -1,6 +1,6 @@
 import Joi from 'joi';
-import type { ServerRoute } from '@hapi/hapi';
-import { header, params } from '../hapi-augment.js';
+import type { Server } from '@hapi/hapi';
+import { header } from '../hapi-augment.js';
 import { PayloadTooLargeError } from '../../errors.js';
 import type { PublishItem, PublishOutcome } from '../../broker/publish.js';
 import { access, principalOf } from '../access.js';
@@ -37,52 +37,50 @@ function recorded(ctx: AppContext, results: PublishOutcome[]): PublishOutcome[] 
   return results;
 }
 
-export function publishRoutes(ctx: AppContext): ServerRoute[] {
+export function publishRoutes(server: Server, ctx: AppContext): void {
   const limit = ctx.config.maxPayloadBytes;
-  return [
-    {
-      method: 'POST',
-      path: '/api/v1/topics/{topic}/messages',
-      options: {
-        ...access('publish:{topic}'),
-        payload: { maxBytes: singleBodyLimit(limit) },
-        validate: {
-          params: Joi.object({ topic: name.required() }),
-          headers: Joi.object({ 'idempotency-key': idempotencyKey }).unknown(true),
-          payload: Joi.object(messageFields).required(),
-        },
-      },
-      handler: async (request, h) => {
-        const key = header(request, 'idempotency-key');
-        // Shares its statement and commit with the other single publishes in flight (group commit).
-        const item = toItem(request.payload as MessageBody, limit, key);
-        const [result] = recorded(ctx, [await ctx.publisher.publishOne(principalOf(request).owner, params(request).topic, item)]);
-        return h.response(result).code(result.duplicate ? 200 : 201);
+  const topicParams = Joi.object({ topic: name.required() });
+  server.route<{ Params: { topic: string }; Payload: MessageBody }>({
+    method: 'POST',
+    path: '/topics/{topic}/messages',
+    options: {
+      ...access('publish:{topic}'),
+      payload: { maxBytes: singleBodyLimit(limit) },
+      validate: {
+        params: topicParams,
+        headers: Joi.object({ 'idempotency-key': idempotencyKey }).unknown(true),
+        payload: Joi.object(messageFields).required(),
       },
     },
-    {
-      method: 'POST',
-      path: '/api/v1/topics/{topic}/messages/batch',
-      options: {
-        ...access('publish:{topic}'),
-        payload: { maxBytes: BATCH_BODY_LIMIT },
-        validate: {
-          params: Joi.object({ topic: name.required() }),
-          payload: Joi.object({
-            messages: Joi.array()
-              .items(Joi.object({ ...messageFields, idempotency_key: idempotencyKey }))
-              .min(1)
-              .max(500)
-              .required(),
-          }).required(),
-        },
-      },
-      handler: async (request, h) => {
-        const { messages } = request.payload as { messages: MessageBody[] };
-        const items = messages.map((message) => toItem(message, limit, message.idempotency_key));
-        const results = recorded(ctx, await ctx.publisher.publishBatch(principalOf(request).owner, params(request).topic, items));
-        return h.response({ results }).code(201);
+    handler: async (request, h) => {
+      const key = header(request, 'idempotency-key');
+      // Shares its statement and commit with the other single publishes in flight (group commit).
+      const item = toItem(request.payload, limit, key);
+      const [result] = recorded(ctx, [await ctx.publisher.publishOne(principalOf(request).owner, request.params.topic, item)]);
+      return h.response(result).code(result.duplicate ? 200 : 201);
+    },
+  });
+  server.route<{ Params: { topic: string }; Payload: { messages: MessageBody[] } }>({
+    method: 'POST',
+    path: '/topics/{topic}/messages/batch',
+    options: {
+      ...access('publish:{topic}'),
+      payload: { maxBytes: BATCH_BODY_LIMIT },
+      validate: {
+        params: topicParams,
+        payload: Joi.object({
+          messages: Joi.array()
+            .items(Joi.object({ ...messageFields, idempotency_key: idempotencyKey }))
+            .min(1)
+            .max(500)
+            .required(),
+        }).required(),
       },
     },
-  ];
+    handler: async (request, h) => {
+      const items = request.payload.messages.map((message) => toItem(message, limit, message.idempotency_key));
+      const results = recorded(ctx, await ctx.publisher.publishBatch(principalOf(request).owner, request.params.topic, items));
+      return h.response({ results }).code(201);
+    },
+  });
 }

@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import type { ServerRoute } from '@hapi/hapi';
-import { params } from '../hapi-augment.js';
+import type { Server } from '@hapi/hapi';
 import { createQueue, deleteQueue, getQueue, listQueues, purgeQueue, updateQueue } from '../../broker/topology.js';
 import { listMessages } from '../../broker/listing.js';
 import { access } from '../access.js';
@@ -19,94 +18,90 @@ interface QueueSettingsBody {
   acked_retention_hours?: number | null;
 }
 
-export function queueRoutes(ctx: AppContext): ServerRoute[] {
-  return [
-    {
-      method: 'POST',
-      path: '/api/v1/queues',
-      options: {
-        ...access('admin'),
-        validate: {
-          payload: Joi.object({
-            name: name.required(),
-            topic_name: name.required(),
-            ack_timeout_seconds: ackTimeout.default(30),
-            max_retries: maxRetries.default(5),
-            acked_retention_hours: ackedRetention.default(null),
-          }),
-        },
-      },
-      handler: async (request, h) => {
-        const body = request.payload as { name: string; topic_name: string } & Required<QueueSettingsBody>;
-        const queue = await createQueue(ctx.pool, {
-          name: body.name,
-          topicName: body.topic_name,
-          ackTimeoutSeconds: body.ack_timeout_seconds,
-          maxRetries: body.max_retries,
-          ackedRetentionHours: body.acked_retention_hours,
-        });
-        return h.response(queue).code(201);
+type QueueParams = { queue: string };
+
+export function queueRoutes(server: Server, ctx: AppContext): void {
+  server.route<{ Payload: { name: string; topic_name: string } & Required<QueueSettingsBody> }>({
+    method: 'POST',
+    path: '/queues',
+    options: {
+      ...access('admin'),
+      validate: {
+        payload: Joi.object({
+          name: name.required(),
+          topic_name: name.required(),
+          ack_timeout_seconds: ackTimeout.default(30),
+          max_retries: maxRetries.default(5),
+          acked_retention_hours: ackedRetention.default(null),
+        }),
       },
     },
-    {
-      method: 'GET',
-      path: '/api/v1/queues',
-      options: access('view'),
-      handler: () => listQueues(ctx.pool),
+    handler: async (request, h) => {
+      const body = request.payload;
+      const queue = await createQueue(ctx.pool, {
+        name: body.name,
+        topicName: body.topic_name,
+        ackTimeoutSeconds: body.ack_timeout_seconds,
+        maxRetries: body.max_retries,
+        ackedRetentionHours: body.acked_retention_hours,
+      });
+      return h.response(queue).code(201);
     },
-    {
-      method: 'GET',
-      path: '/api/v1/queues/{queue}',
-      options: { ...access('view'), validate: { params: queueParams } },
-      handler: (request) => getQueue(ctx.pool, params(request).queue),
-    },
-    {
-      method: 'PATCH',
-      path: '/api/v1/queues/{queue}',
-      options: {
-        ...access('admin'),
-        validate: {
-          params: queueParams,
-          payload: Joi.object({ ack_timeout_seconds: ackTimeout, max_retries: maxRetries, acked_retention_hours: ackedRetention })
-            .min(1)
-            .required(),
-        },
-      },
-      handler: (request) => {
-        const body = request.payload as QueueSettingsBody;
-        return updateQueue(ctx.pool, params(request).queue, {
-          ackTimeoutSeconds: body.ack_timeout_seconds,
-          maxRetries: body.max_retries,
-          ackedRetentionHours: body.acked_retention_hours,
-        });
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/api/v1/queues/{queue}',
-      options: { ...access('admin'), validate: { params: queueParams } },
-      handler: async (request, h) => {
-        await deleteQueue(ctx.pool, params(request).queue);
-        return h.response().code(204);
+  });
+  server.route({
+    method: 'GET',
+    path: '/queues',
+    options: access('view'),
+    handler: () => listQueues(ctx.pool),
+  });
+  server.route<{ Params: QueueParams }>({
+    method: 'GET',
+    path: '/queues/{queue}',
+    options: { ...access('view'), validate: { params: queueParams } },
+    handler: (request) => getQueue(ctx.pool, request.params.queue),
+  });
+  server.route<{ Params: QueueParams; Payload: QueueSettingsBody }>({
+    method: 'PATCH',
+    path: '/queues/{queue}',
+    options: {
+      ...access('admin'),
+      validate: {
+        params: queueParams,
+        payload: Joi.object({ ack_timeout_seconds: ackTimeout, max_retries: maxRetries, acked_retention_hours: ackedRetention })
+          .min(1)
+          .required(),
       },
     },
-    {
-      method: 'POST',
-      path: '/api/v1/queues/{queue}/purge',
-      options: { ...access('admin'), validate: { params: queueParams } },
-      handler: (request) => purgeQueue(ctx.pool, params(request).queue),
+    handler: (request) =>
+      updateQueue(ctx.pool, request.params.queue, {
+        ackTimeoutSeconds: request.payload.ack_timeout_seconds,
+        maxRetries: request.payload.max_retries,
+        ackedRetentionHours: request.payload.acked_retention_hours,
+      }),
+  });
+  server.route<{ Params: QueueParams }>({
+    method: 'DELETE',
+    path: '/queues/{queue}',
+    options: { ...access('admin'), validate: { params: queueParams } },
+    handler: async (request, h) => {
+      await deleteQueue(ctx.pool, request.params.queue);
+      return h.response().code(204);
     },
-    {
-      method: 'GET',
-      path: '/api/v1/queues/{queue}/messages',
-      options: {
-        ...access('view'),
-        validate: { params: queueParams, query: Joi.object({ status, ...pageQuery }) },
-      },
-      handler: (request) => {
-        const query = request.query as { status?: string; limit: number; cursor?: string };
-        return listMessages(ctx.pool, { queue: params(request).queue, ...query, defaultRetentionHours: ctx.config.ackedRetentionHours });
-      },
+  });
+  server.route<{ Params: QueueParams }>({
+    method: 'POST',
+    path: '/queues/{queue}/purge',
+    options: { ...access('admin'), validate: { params: queueParams } },
+    handler: (request) => purgeQueue(ctx.pool, request.params.queue),
+  });
+  server.route<{ Params: QueueParams; Query: { status?: string; limit: number; cursor?: string } }>({
+    method: 'GET',
+    path: '/queues/{queue}/messages',
+    options: {
+      ...access('view'),
+      validate: { params: queueParams, query: Joi.object({ status, ...pageQuery }) },
     },
-  ];
+    handler: (request) =>
+      listMessages(ctx.pool, { queue: request.params.queue, ...request.query, defaultRetentionHours: ctx.config.ackedRetentionHours }),
+  });
 }
