@@ -16,13 +16,16 @@ export interface ClusterOptions {
  * Start-up is recognised by a message on stderr, so its language is fixed: the first of these
  * locales the system has, else C.
  */
+let locale: string | undefined;
 function messagesLocale(): string {
+  if (locale) return locale;
   try {
     const available = new Set(execSync('locale -a', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n'));
-    return ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8'].find((locale) => available.has(locale)) ?? 'C';
+    locale = ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8'].find((name) => available.has(name)) ?? 'C';
   } catch {
-    return 'C';
+    locale = 'C';
   }
+  return locale;
 }
 
 function run(options: ClusterOptions, command: string, args: string[]): ChildProcess {
