@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -27,12 +27,12 @@ export function freePort(): Promise<number> {
 }
 
 /** The password is made once per data directory and kept beside the cluster (mode 0600). */
-async function clusterPassword(dataDir: string): Promise<string> {
+async function clusterPassword(dataDir: string): Promise<{ password: string; made: boolean }> {
   const file = path.join(dataDir, 'postgres-password');
-  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  if (existsSync(file)) return { password: (await readFile(file, 'utf8')).trim(), made: false };
   const password = randomBytes(24).toString('base64url');
   await writeFile(file, password, { mode: 0o600 });
-  return password;
+  return { password, made: true };
 }
 
 /** Clusters whose data directory their user cannot reach live here, one per data directory. */
@@ -73,7 +73,9 @@ export async function startEmbeddedDatabase(
   await chmod(root, 0o755);
   const account = clusterAccount();
   const clusterDir = await clusterDirFor(root, account);
-  const password = await clusterPassword(root);
+  const { password, made } = await clusterPassword(root);
+  // A data directory made again (the old one removed) must not find the old cluster elsewhere.
+  if (made && !clusterDir.startsWith(root + path.sep)) await rm(clusterDir, { recursive: true, force: true });
   const listenPort = port ?? (await freePort());
   const binaries = await binariesFor(account);
   try {

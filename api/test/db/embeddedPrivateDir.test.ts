@@ -69,7 +69,16 @@ describe('embedded PostgreSQL in a directory only its owner can enter', () => {
       expect(Number(owner)).toBe(account.ids?.uid ?? process.getuid!());
     } finally {
       await second.stop();
-      if (!second.clusterDir.startsWith(privateDir)) await rm(second.clusterDir, { recursive: true, force: true });
+    }
+    // Removing the data directory starts afresh, even where the cluster lived elsewhere.
+    await rm(dataDir, { recursive: true });
+    const third = await startEmbeddedDatabase(dataDir);
+    try {
+      expect(third.clusterDir).toBe(first.clusterDir);
+      await expect(count(third.url)).rejects.toThrow(/relation "kept" does not exist/);
+    } finally {
+      await third.stop();
+      if (!third.clusterDir.startsWith(privateDir)) await rm(third.clusterDir, { recursive: true, force: true });
     }
   });
 });
