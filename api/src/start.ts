@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     newAdminKey: (key) => announceAdminKey(key, config.databaseUrl ? undefined : config.dataDir),
   };
   const runtime = await startRuntime(config, log);
-  const where = runtime.embedded ? `embedded PostgreSQL in ${path.resolve(config.dataDir)}` : 'DATABASE_URL';
+  const where = runtime.embedded ? `embedded PostgreSQL in ${runtime.embedded.clusterDir}` : 'DATABASE_URL';
   log.info(`listening on ${browsable(runtime.url)} (${where})`);
 
   let stopping = false;

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// The commands are TypeScript and run from source through tsx, so a fresh clone needs no build step.
-import { register } from 'tsx/esm/api';
 import { execute } from '@oclif/core';
+import { oclifOptions } from './oclif-options.js';
 
 // A reader that stops early (`miniqueue tail --json | head -1`) closes the pipe; that ends the command.
 process.stdout.on('error', (error) => {
@@ -9,5 +8,4 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-register();
-await execute({ dir: import.meta.url });
+await execute({ loadOptions: await oclifOptions() });

@@ -1,6 +1,7 @@
 import { Config } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
-import { CLI_ROOT, runCli, spawnCli } from './helpers/cli.js';
+import { runCli, spawnCli } from './helpers/cli.js';
+import { oclifOptions } from '../bin/oclif-options.js';
 
 const COMMANDS = [
   'clients:create',
@@ -36,7 +37,7 @@ describe('help', () => {
   });
 
   it('has exactly the commands of the issue, each with a summary, examples and --json', async () => {
-    const config = await Config.load(CLI_ROOT);
+    const config = await Config.load(await oclifOptions());
     expect(config.commands.map((command) => command.id).sort()).toEqual(COMMANDS);
     for (const command of config.commands) {
       expect(command.summary, command.id).toBeTruthy();

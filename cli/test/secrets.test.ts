@@ -1,7 +1,8 @@
 import { Config } from '@oclif/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
-import { CLI_ROOT, runCli, startCli, type CliResult } from './helpers/cli.js';
+import { runCli, startCli, type CliResult } from './helpers/cli.js';
+import { oclifOptions } from '../bin/oclif-options.js';
 
 /** What an API key looks like; a 12-character key prefix (mq_ + 9) is not one. */
 const KEY_PATTERN = /mq_[A-Za-z0-9_-]{20,}/g;
@@ -80,7 +81,7 @@ describe('keys in output', () => {
 
     await record(['logout']);
 
-    const ids = (await Config.load(CLI_ROOT)).commands.map((command) => command.id);
+    const ids = (await Config.load(await oclifOptions())).commands.map((command) => command.id);
     expect(new Set(runs.map((run) => run.id))).toEqual(new Set(ids));
     expect(keys.size).toBeGreaterThanOrEqual(6); // admin, wrong, 2 created, 2 rotated
 

@@ -78,6 +78,8 @@ const generated = run(process.execPath, [
   '--input-spec', '../openapi.yaml',
   '--generator-name', 'typescript-fetch',
   '--output', 'src/generated',
+  // Our own file header (templates/README.md says why); every other template is the generator's.
+  '--template-dir', 'templates',
   '--global-property', 'apiDocs=false,modelDocs=false',
   '--additional-properties', Object.entries(additionalProperties).map(([k, v]) => `${k}=${v}`).join(','),
 ], { quiet: true });

