@@ -46,7 +46,7 @@ export async function describeBrokerError(error: BrokerError, context: FailureCo
     case 404:
       return new Failure(message, notFoundHint(message, context.connection), EXIT.notFound, status);
     case 409:
-      return new Failure(message, null, EXIT.conflict, status);
+      return new Failure(message, conflictHint(message), EXIT.conflict, status);
     case 413:
       return new Failure(message, 'Send a smaller payload; the broker sets the limit (MINIQUEUE_MAX_PAYLOAD_BYTES).', EXIT.failure, status);
     case 429:
@@ -100,6 +100,30 @@ async function forbiddenHint(message: string, context: FailureContext): Promise<
   const has = principal ? `Your key (${principal.name}) has: ${principal.scopes.join(', ') || 'no scopes'}. ` : '';
   const scope = needed ? `the scope ${needed}` : 'the right scope';
   return `${has}Use a key with ${scope} (--api-key, or \`miniqueue login\`); an admin registers one with \`miniqueue clients:create NAME --scope ${needed ?? 'SCOPE'}\`.`;
+}
+
+/**
+ * What to do about a 409, told apart by the broker's message (its only description of the
+ * conflict today); anything unrecognised still gets a hint that holds for every conflict.
+ */
+const CONFLICTS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
+  [/^A client named (\S+) already exists/i, (m) => `Pick another name, or give ${m[1]} a new key with \`miniqueue clients:rotate ${m[1]}\`.`],
+  [/^A (topic|queue) named \S+ already exists/i, (m) => `Pick another name; \`miniqueue ${m[1]}s:list\` shows the existing ones.`],
+  [/still has queues bound/i, () => '`miniqueue topics:list` shows the queues bound to each topic; delete them with `miniqueue queues:delete`.'],
+  [/^Idempotency-Key/i, () => 'A key stands for one message: send a new --idempotency-key for a different topic, payload or headers.'],
+  [/not DEAD/i, () => 'Only dead messages can be replayed; `miniqueue dlq:list` shows them.'],
+  [
+    /not UNACKED|held by another consumer/i,
+    () => 'Only the consumer holding a message (same key, same --instance) can ack, nack or extend it, until it is redelivered; `miniqueue messages:list QUEUE` shows its status.',
+  ],
+];
+
+function conflictHint(message: string): string {
+  for (const [pattern, hint] of CONFLICTS) {
+    const match = pattern.exec(message);
+    if (match) return hint(match);
+  }
+  return 'The broker\'s state does not allow this now; look at it again (the list commands) and retry.';
 }
 
 const LISTERS: Record<string, string> = {
