@@ -163,9 +163,29 @@ describe('logout', () => {
   it('forgets the current profile', async () => {
     await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey], env);
     const result = json(await runCli(['logout', '--json'], env));
-    expect(result).toEqual({ profile: 'default', removed: true, config_file: configFile() });
+    expect(result).toEqual({ profile: 'default', removed: true, current: null, config_file: configFile() });
     expect(JSON.parse(await readFile(configFile(), 'utf8'))).toEqual({ profiles: {} });
     expect((await runCli(['whoami'], env)).exitCode).toBe(3);
+  });
+
+  it('after forgetting the current profile, another saved one takes over and is named', async () => {
+    const viewer = await broker.clientKey('viewer-handover', ['view']);
+    await runCli(['login', '--url', broker.url, '--api-key', viewer, '--profile', 'ops'], env);
+    await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey, '--profile', 'prod'], env);
+    const result = await runCli(['logout'], env);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`Forgot profile "prod" (${broker.url}).\nNow using profile "ops" (${broker.url}).\n`);
+    expect(JSON.parse(await readFile(configFile(), 'utf8')).current).toBe('ops');
+    expect(json(await runCli(['whoami', '--json'], env)).name).toBe('viewer-handover');
+    expect(json(await runCli(['logout', '--json'], env))).toMatchObject({ profile: 'ops', current: null });
+  });
+
+  it('forgetting a profile that is not the current one leaves the current one alone', async () => {
+    await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey, '--profile', 'spare'], env);
+    await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey, '--profile', 'main'], env);
+    const result = await runCli(['logout', '--profile', 'spare'], env);
+    expect(result.stdout).toBe(`Forgot profile "spare" (${broker.url}).\n`);
+    expect(JSON.parse(await readFile(configFile(), 'utf8')).current).toBe('main');
   });
 
   it('a saved dashboard session is ended on the broker too', async () => {

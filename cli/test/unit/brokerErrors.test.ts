@@ -37,6 +37,23 @@ describe('describeBrokerError', () => {
     expect(failure.hint).toMatch(/^Use a key with the right scope/);
   });
 
+  it('409 has a hint too, by what the conflict is', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['A client named shop already exists', /`miniqueue clients:rotate shop`/],
+      ['A queue named email-queue already exists', /`miniqueue queues:list` shows the existing ones/],
+      ['Topic orders still has queues bound to it; delete them first', /`miniqueue queues:delete`/],
+      ['Idempotency-Key k-1 was already used with a different topic, payload or headers', /new --idempotency-key/],
+      ['Message 42 is PENDING, not DEAD', /`miniqueue dlq:list`/],
+      ['Message 42 is held by another consumer, or its lease was lost', /Only the consumer holding a message/],
+      ['Something new the broker says', /look at it again/],
+    ];
+    for (const [message, hint] of cases) {
+      const failure = await describeIt(brokerError(409, message));
+      expect(failure.exitCode, message).toBe(EXIT.conflict);
+      expect(failure.hint, message).toMatch(hint);
+    }
+  });
+
   it('404 says where to look, by what was not found', async () => {
     expect((await describeIt(brokerError(404, 'No queue found with the name q'))).hint).toBe('`miniqueue queues:list` shows the queues.');
     expect((await describeIt(brokerError(404, 'No route for GET /x'))).hint).toMatch(/Check --url/);
