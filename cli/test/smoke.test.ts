@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_NAMES } from '../src/lib/smoke/checks.js';
+import { CHECK_NAMES } from '../src/lib/smoke/names.js';
 import { as, startBroker, type TestBroker } from './helpers/broker.js';
 import { CLI_ROOT, json } from './helpers/cli.js';
 

@@ -2,8 +2,7 @@ import { Flags } from '@oclif/core';
 import { onInterrupt } from '../lib/interrupt.js';
 import { loadSdk } from '../lib/sdk.js';
 import { yellow } from '../lib/style.js';
-import { renderReport, type BenchReport } from '../lib/bench/report.js';
-import { runBench } from '../lib/bench/run.js';
+import type { BenchReport } from '../lib/bench/report.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
 export default class Bench extends BrokerCommand<typeof Bench> {
@@ -41,6 +40,8 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     }
     const connection = await this.connection();
     await this.broker(); // fails here, before anything is created, when there is no key
+    // Loaded when it runs (it brings node:https): oclif loads every command module at start-up.
+    const [{ runBench }, { renderReport }] = await Promise.all([import('../lib/bench/run.js'), import('../lib/bench/report.js')]);
     const interrupt = onInterrupt();
     try {
       const report = await runBench({

@@ -1,13 +1,10 @@
-import { Flags } from '@oclif/core';
-import { CHECK_NAMES, CHECKS } from '../lib/smoke/checks.js';
-import { smokeRun } from '../lib/smoke/context.js';
-import { runCheck } from '../lib/smoke/runner.js';
+import { Flags, ux } from '@oclif/core';
+import { CHECK_NAMES } from '../lib/smoke/names.js';
 import type { CheckResult } from '../lib/smoke/types.js';
 import { EXIT } from '../lib/failure.js';
 import { onInterrupt } from '../lib/interrupt.js';
 import { loadSdk } from '../lib/sdk.js';
 import { bold, dim, red } from '../lib/style.js';
-import { ux } from '@oclif/core';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
 export interface SmokeResult {
@@ -45,6 +42,12 @@ CORS: a preflight from --cors-origin must be allowed and one from --cors-denied-
     const connection = await this.connection();
     await this.broker(); // fails here, before anything is created, when there is no key
     const { url } = connection;
+    // The checks are loaded when they run: oclif loads every command module at start-up.
+    const [{ CHECKS }, { smokeRun }, { runCheck }] = await Promise.all([
+      import('../lib/smoke/checks.js'),
+      import('../lib/smoke/context.js'),
+      import('../lib/smoke/runner.js'),
+    ]);
     const run = smokeRun(await loadSdk(), {
       url,
       adminKey: connection.apiKey!,

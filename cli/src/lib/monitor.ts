@@ -1,4 +1,4 @@
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 
 /** One frame of /ws/monitor. */
 export interface MonitorEvent {
@@ -37,9 +37,11 @@ export function monitorUrl(brokerUrl: string): string {
 }
 
 /** Opens the monitor feed with the key in the handshake (a program may; browsers use tickets). */
-export function connectMonitor(brokerUrl: string, apiKey: string): Promise<WebSocket> {
+export async function connectMonitor(brokerUrl: string, apiKey: string): Promise<WebSocket> {
+  // Loaded here, not at the top: every command module is loaded at start-up, and only tail needs ws.
+  const { default: WebSocketClient } = await import('ws');
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(monitorUrl(brokerUrl), { headers: { Authorization: `Bearer ${apiKey}` } });
+    const socket = new WebSocketClient(monitorUrl(brokerUrl), { headers: { Authorization: `Bearer ${apiKey}` } });
     socket.once('open', () => {
       socket.removeAllListeners('error');
       resolve(socket);

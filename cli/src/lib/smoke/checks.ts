@@ -5,5 +5,3 @@ import { cors, dashboard, health } from './webChecks.js';
 
 /** In the order they run: reachability first, so a down broker fails on its first line. */
 export const CHECKS: Check[] = [health, auth, scopes, publishConsumeAck, deadLetter, idempotency, revocation, metrics, cors, dashboard];
-
-export const CHECK_NAMES = CHECKS.map((check) => check.name);
