@@ -58,7 +58,7 @@ describe('smoke', () => {
 
   it('prints one PASS line per check', async () => {
     const result = await smoke('--skip', 'dashboard');
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines.map((line) => line.split(/\s+/).slice(0, 2).join(' '))).toEqual(CHECK_NAMES.filter((n) => n !== 'dashboard').map((n) => `PASS ${n}`));
     expect(result.stderr).toContain('All 9 checks passed');
