@@ -1,4 +1,4 @@
-import { percentile, type BenchStats } from './stats.js';
+import { percentile, type BenchStats, type Snapshot } from './stats.js';
 
 export interface BenchSettings {
   producers: number;
@@ -14,7 +14,9 @@ export interface BenchSettings {
 export interface BenchReport {
   url: string;
   settings: BenchSettings;
+  /** Seconds measured: the rates count what was done in them. */
   seconds: number;
+  /** Totals, including the requests that were under way when the clock stopped. */
   published: number;
   acked: number;
   published_per_second: number;
@@ -28,7 +30,8 @@ export interface BenchReport {
 
 const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
 
-export function benchReport(url: string, settings: BenchSettings, stats: BenchStats, seconds: number): BenchReport {
+export function benchReport(url: string, settings: BenchSettings, stats: BenchStats, snapshot: Snapshot): BenchReport {
+  const { seconds } = snapshot;
   const sorted = Float64Array.from(stats.latenciesMs).sort();
   const samples = Array.from(sorted);
   return {
@@ -37,8 +40,8 @@ export function benchReport(url: string, settings: BenchSettings, stats: BenchSt
     seconds: round(seconds)!,
     published: stats.published,
     acked: stats.acked,
-    published_per_second: Math.round(stats.published / seconds),
-    acked_per_second: Math.round(stats.acked / seconds),
+    published_per_second: Math.round(snapshot.published / seconds),
+    acked_per_second: Math.round(snapshot.acked / seconds),
     backlog: stats.backlog,
     latency_ms: {
       p50: round(percentile(samples, 50)),

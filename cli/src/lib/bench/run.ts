@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { keepAliveFetch } from './keepAliveFetch.js';
 import { prefill } from './prefill.js';
 import { benchReport, progressLine, type BenchReport, type BenchSettings } from './report.js';
-import { BenchStats } from './stats.js';
+import { BenchStats, type Snapshot } from './stats.js';
 import { createTopology } from './topology.js';
 import { consumer, producer } from './workers.js';
 
@@ -36,7 +36,7 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
       await prefill(publisher, topology.topic, settings.prefill, settings.size);
       stats.stored += settings.prefill * topology.queues.length;
     }
-    const seconds = await measure(run, stats, (stop) => [
+    const snapshot = await measure(run, stats, (stop) => [
       ...Array.from({ length: settings.producers }, () =>
         producer(publisher, { topic: topology.topic, size: settings.size, batch: settings.publish_batch }, stats, stop),
       ),
@@ -54,20 +54,28 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
         ),
       ),
     ]);
-    return benchReport(run.url, settings, stats, seconds);
+    return benchReport(run.url, settings, stats, snapshot);
   } finally {
     for (const problem of await topology.remove()) run.warn(`Cleanup failed: ${problem}`);
     http.close();
   }
 }
 
-/** Runs the workers until the duration ends, the interrupt fires or they all finish; returns the seconds measured. */
-async function measure(run: BenchRun, stats: BenchStats, start: (stop: AbortSignal) => Array<Promise<void>>): Promise<number> {
+/**
+ * Runs the workers until the duration ends, the interrupt fires or they all finish. Rates count
+ * what was done when the clock stopped; the requests then under way finish afterwards (at most
+ * a consumer's long poll), so nothing is cut off mid-request.
+ */
+async function measure(run: BenchRun, stats: BenchStats, start: (stop: AbortSignal) => Array<Promise<void>>): Promise<Snapshot> {
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), run.settings.duration_seconds * 1000);
-  const onInterrupt = () => stop.abort();
-  run.interrupt.addEventListener('abort', onInterrupt, { once: true });
   const started = performance.now();
+  let final: Snapshot | undefined;
+  const halt = () => {
+    final ??= { seconds: (performance.now() - started) / 1000, published: stats.published, acked: stats.acked };
+    stop.abort();
+  };
+  const timer = setTimeout(halt, run.settings.duration_seconds * 1000);
+  run.interrupt.addEventListener('abort', halt, { once: true });
   let last = { at: started, published: 0, acked: 0 };
   const ticker = setInterval(() => {
     const at = performance.now();
@@ -75,15 +83,13 @@ async function measure(run: BenchRun, stats: BenchStats, start: (stop: AbortSign
     run.progress(progressLine((at - started) / 1000, (stats.published - last.published) / elapsed, (stats.acked - last.acked) / elapsed, stats));
     last = { at, published: stats.published, acked: stats.acked };
   }, 1000);
-  let ended = started;
   try {
     await Promise.all(start(stop.signal));
   } finally {
-    // The clock stops when the duration ends, not when the last aborted request has unwound.
-    ended = stop.signal.aborted ? Math.min(performance.now(), started + run.settings.duration_seconds * 1000) : performance.now();
+    halt();
     clearTimeout(timer);
     clearInterval(ticker);
-    run.interrupt.removeEventListener('abort', onInterrupt);
+    run.interrupt.removeEventListener('abort', halt);
   }
-  return (ended - started) / 1000;
+  return final!;
 }

@@ -26,6 +26,13 @@ export class BenchStats {
   }
 }
 
+/** The counts when the clock stopped, which the rates are computed from. */
+export interface Snapshot {
+  seconds: number;
+  published: number;
+  acked: number;
+}
+
 /** The p-th percentile (0..100) by nearest rank, or null with no samples. `sorted` must be ascending. */
 export function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;

@@ -9,22 +9,25 @@ export interface ProducerSettings {
   batch: number;
 }
 
-/** Publishes until `stop` aborts, one request in flight. */
+/**
+ * Publishes until `stop` aborts, one request in flight. The request under way when it does is
+ * let finish: aborting it would only make the broker log a connection reset per worker.
+ */
 export async function producer(client: MiniQueue, settings: ProducerSettings, stats: BenchStats, stop: AbortSignal): Promise<void> {
   while (!stop.aborted) {
     try {
       if (settings.batch === 1) {
-        const result = await client.publish(settings.topic, makePayload(settings.size, now()), { signal: stop });
+        const result = await client.publish(settings.topic, makePayload(settings.size, now()));
         stats.published += 1;
         stats.stored += result.message_ids.length;
       } else {
         const batch = Array.from({ length: settings.batch }, () => ({ payload: makePayload(settings.size, now()) }));
-        const result = await client.publishBatch(settings.topic, batch, { signal: stop });
+        const result = await client.publishBatch(settings.topic, batch);
         stats.published += batch.length;
         for (const item of result.results) stats.stored += item.message_ids.length;
       }
     } catch (error) {
-      if (!stop.aborted) stats.error(error);
+      stats.error(error);
     }
   }
 }
@@ -37,11 +40,11 @@ export interface ConsumerSettings {
   waitSeconds: number;
 }
 
-/** Claims and acks until `stop` aborts (or, with waitSeconds 0, until the queue answers empty). */
+/** Claims and acks until `stop` aborts (or, with waitSeconds 0, until the queue answers empty); the claim under way is finished and acked. */
 export async function consumer(client: MiniQueue, settings: ConsumerSettings, stats: BenchStats, stop: AbortSignal): Promise<void> {
   while (!stop.aborted) {
     try {
-      const messages = await claim(client, settings, stop);
+      const messages = await claim(client, settings);
       if (messages.length === 0) {
         if (settings.waitSeconds === 0) return;
         continue;
@@ -54,19 +57,18 @@ export async function consumer(client: MiniQueue, settings: ConsumerSettings, st
       }
       stats.acked += acked.length;
     } catch (error) {
-      if (!stop.aborted) stats.error(error);
+      stats.error(error);
     }
   }
 }
 
-async function claim(client: MiniQueue, settings: ConsumerSettings, stop: AbortSignal): Promise<Message[]> {
-  const options = { waitSeconds: settings.waitSeconds, signal: stop };
+async function claim(client: MiniQueue, settings: ConsumerSettings): Promise<Message[]> {
+  const options = { waitSeconds: settings.waitSeconds };
   if (settings.batch > 1) return client.receive(settings.queue, { ...options, maxMessages: settings.batch });
   const message = await client.consume(settings.queue, options);
   return message ? [message] : [];
 }
 
-/** Acks are never aborted: a claimed message is acked even as the run ends, so it counts. */
 async function acknowledge(client: MiniQueue, messages: Message[], stats: BenchStats): Promise<Message[]> {
   if (messages.length === 1) {
     await client.ack(messages[0].message_id);
