@@ -1,8 +1,12 @@
-import type { FieldError } from './generated/index.js';
+import type { ErrorCode, FieldError } from './generated/index.js';
 
 export interface MiniQueueErrorDetails {
   status: number;
+  /** The broker's machine-readable reason; null when no response came, or it had no code. */
+  code?: ErrorCode | null;
   message: string;
+  /** With `scope_required`: the scope that would allow the request, when the broker named one. */
+  scope?: string | null;
   /** Field problems of a 400; null otherwise. */
   errors?: FieldError[] | null;
   /** The parsed error body (the contract's error shape), or the raw text when it was not JSON. */
@@ -14,10 +18,14 @@ export interface MiniQueueErrorDetails {
 
 /**
  * Every error the SDK raises for a failed request. `status` is the HTTP status, or 0 when no
- * response arrived (network failure, timeout). Subclasses let callers branch with `instanceof`.
+ * response arrived (network failure, timeout). Subclasses let callers branch with `instanceof`
+ * by status class; `code` (see `ErrorCode`) says exactly what went wrong, e.g. `queue_not_found`
+ * or `lease_lost`. Branch on those, never on `message`, which is English for people.
  */
 export class MiniQueueError extends Error {
   readonly status: number;
+  readonly code: ErrorCode | null;
+  readonly scope: string | null;
   readonly errors: FieldError[] | null;
   readonly body: unknown;
   readonly attempts: number;
@@ -26,6 +34,8 @@ export class MiniQueueError extends Error {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.status = details.status;
+    this.code = details.code ?? null;
+    this.scope = details.scope ?? null;
     this.errors = details.errors ?? null;
     this.body = details.body ?? null;
     this.attempts = details.attempts ?? 1;

@@ -47,6 +47,7 @@ export {
 } from './errors.js';
 export type { MiniQueueErrorDetails } from './errors.js';
 export { newIdempotencyKey } from './idempotency.js';
+export { NAME_PATTERN, NAME_MAX_LENGTH, SCOPE_PATTERN, isValidName, isValidScope, LIMITS, CLOSE_CODES } from './contract.js';
 // The contract's models, field for field (snake_case, timestamps as Date).
 export type * from './generated/models/index.js';
-export { MessageStatus } from './generated/models/index.js';
+export { MessageStatus, ErrorCode } from './generated/models/index.js';

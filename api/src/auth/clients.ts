@@ -26,7 +26,7 @@ function normalizeScopes(scopes: string[]): string[] {
   const errors = scopes.flatMap((scope, index) =>
     normalizeScope(scope) ? [] : [{ field: `scopes[${index}]`, message: `unknown scope ${JSON.stringify(scope)}` }],
   );
-  if (errors.length > 0) throw new ValidationError('Unknown scope', errors);
+  if (errors.length > 0) throw new ValidationError('Unknown scope', errors, 'unknown_scope');
   return [...new Set(scopes.map((scope) => normalizeScope(scope) as string))];
 }
 
@@ -42,7 +42,7 @@ export async function createClient(db: Queryable, name: string, scopes: string[]
     });
     return withKey(row, key.key);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`A client named ${name} already exists`);
+    if (isUniqueViolation(error)) throw new ConflictError('client_exists', `A client named ${name} already exists`);
     throw error;
   }
 }
@@ -54,10 +54,10 @@ export async function listClients(db: Queryable) {
 export async function rotateClient(db: Queryable, name: string) {
   const key = newApiKey();
   const row = await clientRotateKey(db, name, { keyHash: key.hash, keyPrefix: key.prefix });
-  if (!row) throw new NotFoundError(`No client found with the name ${name}`);
+  if (!row) throw new NotFoundError('client_not_found', `No client found with the name ${name}`);
   return withKey(row, key.key);
 }
 
 export async function revokeClient(db: Queryable, name: string): Promise<void> {
-  if (!(await clientRevoke(db, name))) throw new NotFoundError(`No client found with the name ${name}`);
+  if (!(await clientRevoke(db, name))) throw new NotFoundError('client_not_found', `No client found with the name ${name}`);
 }

@@ -42,7 +42,7 @@ function githubProvider(github: GithubConfig) {
   const base = providers.github(github.url ? { uri: github.url } : undefined);
   const profile: ProfileFn = async function (this: unknown, credentials, params, get) {
     if (typeof params.access_token !== 'string' || params.access_token === '') {
-      throw new UnauthorizedError('GitHub did not accept the sign-in code; start the sign-in again');
+      throw new UnauthorizedError('signin_refused', 'GitHub did not accept the sign-in code; start the sign-in again');
     }
     await base.profile.call(this, credentials, params, get);
     const { id, username } = credentials.profile ?? {};
@@ -76,7 +76,7 @@ export async function registerGithubSignIn(server: Server, config: Config): Prom
 }
 
 const notConfigured = () =>
-  new UnavailableError('GitHub sign-in is not configured on this server (set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET)');
+  new UnavailableError('GitHub sign-in is not configured on this server (set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET)', undefined, 'github_not_configured');
 export { notConfigured as githubNotConfigured };
 
 /**
@@ -89,14 +89,14 @@ export function signInFailure(error: unknown): Error {
   if (/state parameter/i.test(message)) {
     return new ValidationError('Sign-in state does not match; start the sign-in again', [
       { field: 'state', message: 'does not match the state this browser was given' },
-    ]);
+    ], 'signin_state_invalid');
   }
   if (/access token|user profile/i.test(message)) {
     // bell keeps the HTTP client's error: no connection or a 5xx is GitHub's trouble, a 4xx is a no.
     const cause = Boom.isBoom(error) ? error.data : undefined;
     const unreachable = cause instanceof Error && (!Boom.isBoom(cause) || cause.output.statusCode >= 500);
-    if (unreachable) return new UnavailableError('GitHub could not be reached; try again shortly');
-    return new UnauthorizedError('GitHub did not accept the sign-in code; start the sign-in again');
+    if (unreachable) return new UnavailableError('GitHub could not be reached; try again shortly', undefined, 'github_unreachable');
+    return new UnauthorizedError('signin_refused', 'GitHub did not accept the sign-in code; start the sign-in again');
   }
   return error instanceof Error ? error : new Error('GitHub sign-in failed');
 }

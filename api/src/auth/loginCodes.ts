@@ -34,10 +34,10 @@ export async function exchangeLoginCode(
 ): Promise<ExchangedSession> {
   return withTransaction(pool, async (tx) => {
     const person = await loginCodeTake(tx, hashSecret(code));
-    if (!person) throw new UnauthorizedError('Unknown, expired or already used login code; sign in again');
+    if (!person) throw new UnauthorizedError('login_code_invalid', 'Unknown, expired or already used login code; sign in again');
     // The role may have been taken away in the seconds since the callback.
     const scopes = scopesForLogin(config, person.login);
-    if (!scopes) throw new ForbiddenError('Only administrators may sign in to this MiniQueue');
+    if (!scopes) throw new ForbiddenError('admin_required', 'Only administrators may sign in to this MiniQueue');
     const session = await createSession(tx, { githubId: person.github_id, login: person.login });
     return { token: session.token, expires_at: session.expiresAt.toISOString(), name: person.login, scopes };
   });

@@ -59,7 +59,7 @@ export async function claimMessages(
     });
     if (!queueExists) {
       ticket?.cancel();
-      throw new NotFoundError(`No queue found with the name ${request.queue}`);
+      throw new NotFoundError('queue_not_found', `No queue found with the name ${request.queue}`);
     }
     const now = Date.now();
     if (!ticket || now >= deadline || request.signal?.aborted || waiters.closed) {

@@ -18,13 +18,13 @@ export async function replayOne(deps: { pool: Pool; changes: Changes }, id: stri
     return { message_id: id, status: 'PENDING' as const };
   }
   const [state] = await messageFindState(deps.pool, [id]);
-  if (!state) throw new NotFoundError(`No message found with the id ${id}`);
-  throw new ConflictError(`Message ${id} is ${state.status}, not DEAD`);
+  if (!state) throw new NotFoundError('message_not_found', `No message found with the id ${id}`);
+  throw new ConflictError('message_not_dead', `Message ${id} is ${state.status}, not DEAD`);
 }
 
 /** Replays up to `limit` (default: all) dead messages of a queue, oldest first. */
 export async function replayQueue(deps: { pool: Pool; changes: Changes }, queue: string, limit = Number.MAX_SAFE_INTEGER) {
-  if (!(await queueExists(deps.pool, queue))) throw new NotFoundError(`No queue found with the name ${queue}`);
+  if (!(await queueExists(deps.pool, queue))) throw new NotFoundError('queue_not_found', `No queue found with the name ${queue}`);
   let replayed = 0;
   while (replayed < limit) {
     const chunk = Math.min(REPLAY_CHUNK, limit - replayed);

@@ -37,7 +37,7 @@ export async function listMessages(
   filter: { queue: string; status?: string; limit: number; cursor?: string; defaultRetentionHours: number },
 ): Promise<MessagePage> {
   const after = decodeCursor(filter.cursor);
-  if (!(await queueExists(db, filter.queue))) throw new NotFoundError(`No queue found with the name ${filter.queue}`);
+  if (!(await queueExists(db, filter.queue))) throw new NotFoundError('queue_not_found', `No queue found with the name ${filter.queue}`);
   return page(await messageListPage(db, { ...filter, after, limit: filter.limit + 1 }), filter.limit);
 }
 
@@ -45,7 +45,7 @@ export async function listMessages(
 export async function listDeadMessages(db: Queryable, filter: { queue?: string; limit: number; cursor?: string }): Promise<MessagePage> {
   const after = decodeCursor(filter.cursor);
   if (filter.queue !== undefined && !(await queueExists(db, filter.queue))) {
-    throw new NotFoundError(`No queue found with the name ${filter.queue}`);
+    throw new NotFoundError('queue_not_found', `No queue found with the name ${filter.queue}`);
   }
   return page(await deadListPage(db, { ...filter, after, limit: filter.limit + 1 }), filter.limit);
 }

@@ -33,10 +33,10 @@ export function requestHash(topic: string, item: PublishItem): string {
 }
 
 const keyConflict = (key: string) =>
-  new ConflictError(`Idempotency-Key ${key} was already used with a different topic, payload or headers`);
+  new ConflictError('idempotency_conflict', `Idempotency-Key ${key} was already used with a different topic, payload or headers`);
 /** A key belongs to its publisher: (owner, key) names it. */
 const keyIdentity = (row: PublishRowItem) => (row.idempotency ? `${row.idempotency.owner}\n${row.idempotency.key}` : undefined);
-const noTopic = (topic: string) => new NotFoundError(`No topic found with the name ${topic}`);
+const noTopic = (topic: string) => new NotFoundError('topic_not_found', `No topic found with the name ${topic}`);
 
 const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowItem => ({
   topic,
@@ -48,7 +48,7 @@ const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowI
 
 /** The answer for a keyed item that its statement did not store: the earlier publish's, if it matches. */
 function repeatOf(row: IdempotencyRow | undefined, topic: string, hash: string, key: string): PublishOutcome {
-  if (!row) throw new ConflictError(`Idempotency-Key ${key} changed hands during this publish; try again`);
+  if (!row) throw new ConflictError('idempotency_conflict', `Idempotency-Key ${key} changed hands during this publish; try again`);
   if (row.topic_name !== topic || row.request_hash !== hash) throw keyConflict(key);
   return { message_ids: row.message_ids, queues: row.queues, duplicate: true };
 }

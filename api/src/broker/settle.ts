@@ -1,4 +1,4 @@
-import { BrokerError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { BrokerError, ConflictError, ForbiddenError, NotFoundError, type ErrorCode } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Pool } from '../db/pool.js';
 import type { Holder } from '../db/queries/messageRow.js';
@@ -26,7 +26,7 @@ export interface Acked {
 
 export interface AckManyResult {
   acked: Acked[];
-  failed: { message_id: string; status: number; message: string }[];
+  failed: { message_id: string; status: number; code: ErrorCode; message: string }[];
 }
 
 interface AckRequest {
@@ -46,13 +46,13 @@ interface NackRequest {
  * Looked up only after the guarded statement left it out, so the success path stays one statement.
  */
 function explain(id: string, state: MessageState | undefined, holder: Holder): BrokerError | 'already-acked' {
-  if (!state) return new NotFoundError(`No message found with the id ${id}`);
+  if (!state) return new NotFoundError('message_not_found', `No message found with the id ${id}`);
   if (holder.queues && !holder.queues.includes(state.queue_name)) {
-    return new ForbiddenError(`Settling this message needs the scope consume:${state.queue_name}`);
+    return new ForbiddenError('scope_required', `Settling this message needs the scope consume:${state.queue_name}`, `consume:${state.queue_name}`);
   }
   if (state.status === 'ACKED' && state.holder === holder.holder) return 'already-acked';
-  if (state.status !== 'UNACKED') return new ConflictError(`Message ${id} is ${state.status}, not UNACKED`);
-  return new ConflictError(`Message ${id} is held by another consumer, or its lease was lost`);
+  if (state.status !== 'UNACKED') return new ConflictError('message_not_unacked', `Message ${id} is ${state.status}, not UNACKED`);
+  return new ConflictError('lease_lost', `Message ${id} is held by another consumer, or its lease was lost`);
 }
 
 /**
@@ -88,7 +88,7 @@ export class Settler {
   async ackOne(id: string, holder: Holder): Promise<Acked> {
     const { acked, failed } = await this.ackMany([id], holder);
     if (acked.length === 1) return acked[0];
-    throw new BrokerError(failed[0].status, failed[0].message);
+    throw new BrokerError(failed[0].status, failed[0].code, failed[0].message);
   }
 
   async nackOne(id: string, holder: Holder, options: { requeue: boolean; delaySeconds: number }): Promise<ReturnedRow> {
@@ -100,7 +100,7 @@ export class Settler {
     if (extended) return extended;
     const [state] = await messageFindState(this.deps.pool, [id]);
     const reason = explain(id, state, holder);
-    throw reason === 'already-acked' ? new ConflictError(`Message ${id} is ACKED, not UNACKED`) : reason;
+    throw reason === 'already-acked' ? new ConflictError('message_not_unacked', `Message ${id} is ACKED, not UNACKED`) : reason;
   }
 
   private async ackBatch(requests: AckRequest[]): Promise<BatchResult<AckManyResult>[]> {
@@ -125,7 +125,7 @@ export class Settler {
         const state = states.get(id) as MessageState | undefined;
         const reason = explain(id, state, request.holder);
         if (reason === 'already-acked') result.acked.push({ id, queue_name: state?.queue_name as string, published_at: new Date(), repeated: true });
-        else result.failed.push({ message_id: id, status: reason.status, message: reason.message });
+        else result.failed.push({ message_id: id, status: reason.status, code: reason.code, message: reason.message });
       }
       return result;
     });
@@ -144,7 +144,7 @@ export class Settler {
       const row = byRef.get(ref);
       if (row) return row;
       const reason = explain(request.id, states.get(request.id), request.holder);
-      return reason === 'already-acked' ? new ConflictError(`Message ${request.id} is ACKED, not UNACKED`) : reason;
+      return reason === 'already-acked' ? new ConflictError('message_not_unacked', `Message ${request.id} is ACKED, not UNACKED`) : reason;
     });
   }
 }

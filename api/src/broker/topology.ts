@@ -25,11 +25,11 @@ export interface QueueView {
 }
 
 const toQueueView = (row: QueueRow): QueueView => ({ ...row, created_at: row.created_at.toISOString() });
-const noQueue = (name: string) => new NotFoundError(`No queue found with the name ${name}`);
+const noQueue = (name: string) => new NotFoundError('queue_not_found', `No queue found with the name ${name}`);
 
 export async function createTopic(db: Queryable, name: string) {
   const row = await topicInsert(db, name);
-  if (!row) throw new ConflictError(`A topic named ${name} already exists`);
+  if (!row) throw new ConflictError('topic_exists', `A topic named ${name} already exists`);
   return { name: row.name, created_at: row.created_at.toISOString() };
 }
 
@@ -40,10 +40,10 @@ export async function listTopics(db: Queryable) {
 
 export async function deleteTopic(db: Queryable, name: string): Promise<void> {
   try {
-    if (!(await topicDelete(db, name))) throw new NotFoundError(`No topic found with the name ${name}`);
+    if (!(await topicDelete(db, name))) throw new NotFoundError('topic_not_found', `No topic found with the name ${name}`);
   } catch (error) {
     if (isForeignKeyViolation(error)) {
-      throw new ConflictError(`Topic ${name} still has queues bound to it; delete them first`);
+      throw new ConflictError('topic_has_queues', `Topic ${name} still has queues bound to it; delete them first`);
     }
     throw error;
   }
@@ -53,8 +53,8 @@ export async function createQueue(db: Queryable, queue: { name: string; topicNam
   try {
     return toQueueView(await queueInsert(db, queue));
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(`A queue named ${queue.name} already exists`);
-    if (isForeignKeyViolation(error)) throw new NotFoundError(`No topic found with the name ${queue.topicName}`);
+    if (isUniqueViolation(error)) throw new ConflictError('queue_exists', `A queue named ${queue.name} already exists`);
+    if (isForeignKeyViolation(error)) throw new NotFoundError('topic_not_found', `No topic found with the name ${queue.topicName}`);
     throw error;
   }
 }

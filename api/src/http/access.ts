@@ -62,7 +62,7 @@ export function consumerOf(request: Request): { holder: string; consumerId: stri
 export function holderOf(request: Request): Holder {
   const queues = consumableQueues(principalOf(request));
   if (queues !== null && queues.length === 0) {
-    throw new ForbiddenError('Settling messages needs a consume scope');
+    throw new ForbiddenError('scope_required', 'Settling messages needs a consume scope');
   }
   return { ...consumerOf(request), queues };
 }

@@ -1,35 +1,45 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import { BrokerError, RateLimitedError, UnavailableError, type FieldError } from '../errors.js';
+import { BrokerError, ForbiddenError, RateLimitedError, UnavailableError, type ErrorCode, type FieldError } from '../errors.js';
+import { codeForStatus } from '../errorCodes.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 
 export interface ErrorBody {
   status: number;
+  code: ErrorCode;
   message: string;
   errors: FieldError[] | null;
+  /** With `scope_required`, when one scope is known to allow the request. */
+  scope?: string;
   response_body: null;
 }
+
+type Described = Omit<ErrorBody, 'response_body'>;
 
 /** Headers of hapi's own errors worth passing on (auth challenge, allowed methods, back-off). */
 const KEPT_HEADERS = ['WWW-Authenticate', 'Retry-After', 'Allow'];
 
-function describe(error: Boom.Boom, request: Request): { status: number; message: string; errors: FieldError[] | null } {
-  if (error instanceof BrokerError) return { status: error.status, message: error.message, errors: error.errors };
-  if (isDatabaseUnavailable(error)) return { status: 503, message: 'Database unavailable, try again shortly', errors: null };
+function describe(error: Boom.Boom, request: Request): Described {
+  if (error instanceof ForbiddenError && error.scope) {
+    return { status: error.status, code: error.code, message: error.message, errors: error.errors, scope: error.scope };
+  }
+  if (error instanceof BrokerError) return { status: error.status, code: error.code, message: error.message, errors: error.errors };
+  if (isDatabaseUnavailable(error)) return { status: 503, code: 'database_unavailable', message: 'Database unavailable, try again shortly', errors: null };
   const status = error.output.statusCode;
-  if (status >= 500) return { status, message: 'Internal server error', errors: null };
-  if (status === 404) return { status, message: `No route for ${request.method.toUpperCase()} ${request.path}`, errors: null };
-  if (status === 413) return { status, message: 'Request body is larger than this route accepts', errors: null };
-  if (status === 415) return { status, message: 'Request bodies must be JSON: send Content-Type: application/json', errors: null };
-  if (status === 403) return { status, message: insufficientScopeMessage(request), errors: null };
-  return { status, message: String(error.output.payload.message || error.output.payload.error), errors: null };
+  const code = codeForStatus(status);
+  if (status >= 500) return { status, code: 'internal_error', message: 'Internal server error', errors: null };
+  if (status === 404) return { status, code, message: `No route for ${request.method.toUpperCase()} ${request.path}`, errors: null };
+  if (status === 413) return { status, code, message: 'Request body is larger than this route accepts', errors: null };
+  if (status === 415) return { status, code, message: 'Request bodies must be JSON: send Content-Type: application/json', errors: null };
+  if (status === 403) return { status, code, ...insufficientScope(request), errors: null };
+  return { status, code, message: String(error.output.payload.message || error.output.payload.error), errors: null };
 }
 
-function insufficientScopeMessage(request: Request): string {
+function insufficientScope(request: Request): { message: string; scope?: string } {
   const required = request.route.settings.plugins?.miniqueue?.scope;
-  if (!required) return 'Your credential does not allow this';
+  if (!required) return { message: 'Your credential does not allow this' };
   const scope = required.replace(/\{(\w+)\}/g, (_, name: string) => String((request.params as Record<string, unknown>)[name] ?? name));
-  return `This needs the scope ${scope} (or admin)`;
+  return { message: `This needs the scope ${scope} (or admin)`, scope };
 }
 
 /** Every failure, from every route and from hapi itself, leaves in the contract's one shape. */
@@ -37,9 +47,10 @@ export function registerErrorShape(server: Server, logError: (request: Request, 
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response;
     if (!Boom.isBoom(response)) return h.continue;
-    const { status, message, errors } = describe(response, request);
+    const described = describe(response, request);
+    const { status } = described;
     if (status >= 500 && status !== 503) logError(request, response);
-    const body: ErrorBody = { status, message, errors, response_body: null };
+    const body: ErrorBody = { ...described, response_body: null };
     const reply = h.response(body).code(status);
     for (const name of KEPT_HEADERS) {
       const value = response.output.headers[name];

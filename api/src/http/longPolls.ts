@@ -50,6 +50,7 @@ export function limitLongPolls(server: Server, perCredential: number): void {
       throw new RateLimitedError(
         `This credential already has ${perCredential} long polls waiting on this instance (the limit); retry when one has ended`,
         1,
+        'long_poll_limit',
       );
     }
     holders.set(request, credential);

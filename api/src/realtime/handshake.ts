@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { codeForStatus, type ErrorCode } from '../errorCodes.js';
 import type { FieldError } from '../errors.js';
 import { originAllowed } from '../http/cors.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/errors.js';
@@ -12,13 +13,14 @@ export class Refusal extends Error {
     message: string,
     readonly errors: FieldError[] | null = null,
     readonly headers: Record<string, string> = {},
+    readonly code: ErrorCode = codeForStatus(status),
   ) {
     super(message);
   }
 
   /** The arguments of ws' verifyClient callback for a refusal. */
   reply(): [false, number, string, Record<string, string>] {
-    const body = JSON.stringify({ status: this.status, message: this.message, errors: this.errors, response_body: null });
+    const body = JSON.stringify({ status: this.status, code: this.code, message: this.message, errors: this.errors, response_body: null });
     return [false, this.status, body, { 'Content-Type': 'application/json; charset=utf-8', ...this.headers }];
   }
 }
@@ -42,7 +44,7 @@ export function targetOf(request: IncomingMessage): Target {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const path = url.pathname.replace(/\/+$/, '');
   const endpoint = ENDPOINTS[path];
-  if (!endpoint) throw new Refusal(404, `No WebSocket endpoint at ${path || '/'}`);
+  if (!endpoint) throw new Refusal(404, `No WebSocket endpoint at ${path || '/'}`, null, {}, 'websocket_endpoint_not_found');
   return { endpoint, params: url.searchParams };
 }
 
@@ -64,5 +66,5 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
 export function checkOrigin(request: IncomingMessage, allowed: string[]): void {
   const origin = request.headers.origin;
   if (originAllowed(allowed, origin) || sameOrigin(origin, request.headers.host)) return;
-  throw new Refusal(403, `Origin ${origin} is not allowed to open WebSockets (see CORS_ALLOWED_ORIGINS)`);
+  throw new Refusal(403, `Origin ${origin} is not allowed to open WebSockets (see CORS_ALLOWED_ORIGINS)`, null, {}, 'origin_not_allowed');
 }

@@ -15,6 +15,8 @@ export interface MonitorEvent {
   /** null for events about a topic rather than a queue, and for the dropped-events marker. */
   queueName: string | null;
   detail: string;
+  /** How many messages (or created topics and queues) the event stands for: 1 unless summarized. */
+  count: number;
   timestamp: string;
 }
 
@@ -68,8 +70,8 @@ export function monitorEventsOf(event: MonitorGroup, timestamp: string): Monitor
   const summarize = event.count > ids.length || ids.length > MAX_EVENTS_PER_GROUP;
   return types.flatMap((eventType) =>
     summarize
-      ? [{ eventType, queueName: event.queue, detail: `${event.count} messages ${VERBS[eventType]} ${event.queue}`, timestamp }]
-      : ids.map((id) => ({ eventType, queueName: event.queue, detail: one[eventType](id, event.queue, event.event), timestamp })),
+      ? [{ eventType, queueName: event.queue, detail: `${event.count} messages ${VERBS[eventType]} ${event.queue}`, count: event.count, timestamp }]
+      : ids.map((id) => ({ eventType, queueName: event.queue, detail: one[eventType](id, event.queue, event.event), count: 1, timestamp })),
   );
 }
 
@@ -77,10 +79,10 @@ export function monitorEventsOf(event: MonitorGroup, timestamp: string): Monitor
 export function monitorEventsOfTopology(event: TopologyEvent, timestamp: string): MonitorEvent[] {
   if (event.op !== 'INSERT') return [];
   const what = event.kind === 'queue' ? 'Queue' : 'Topic';
-  return [{ eventType: 'CREATED', queueName: event.kind === 'queue' ? event.name : null, detail: `${what} ${event.name} created`, timestamp }];
+  return [{ eventType: 'CREATED', queueName: event.kind === 'queue' ? event.name : null, detail: `${what} ${event.name} created`, count: 1, timestamp }];
 }
 
 /** The visible marker a dashboard gets in place of events it was too slow (or too busy) to take. */
 export function droppedMarker(dropped: number, timestamp: string): MonitorEvent {
-  return { eventType: 'EVENTS_DROPPED', queueName: null, detail: `${dropped} events dropped`, timestamp };
+  return { eventType: 'EVENTS_DROPPED', queueName: null, detail: `${dropped} events dropped`, count: dropped, timestamp };
 }

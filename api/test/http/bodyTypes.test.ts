@@ -35,6 +35,7 @@ describe('bodies are JSON, and errors stay small', () => {
       expect(response.statusCode).toBe(415);
       expect(JSON.parse(response.payload)).toEqual({
         status: 415,
+        code: 'unsupported_media_type',
         message: 'Request bodies must be JSON: send Content-Type: application/json',
         errors: null,
         response_body: null,

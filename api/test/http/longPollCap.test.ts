@@ -27,6 +27,7 @@ describe('how many long polls one credential may keep waiting', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
       status: 429,
+      code: 'long_poll_limit',
       message: `This credential already has ${CAP} long polls waiting on this instance (the limit); retry when one has ended`,
       errors: null,
       response_body: null,

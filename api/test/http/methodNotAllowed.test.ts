@@ -21,6 +21,7 @@ describe('a method a path does not take is 405 with Allow, in the error shape', 
     expect(response.headers.allow).toBe(allow);
     expect(response.body).toEqual({
       status: 405,
+      code: 'method_not_allowed',
       message: `${method} is not allowed on ${url}; it takes ${allow}`,
       errors: null,
       response_body: null,

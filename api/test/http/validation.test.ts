@@ -97,7 +97,7 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
 
   it('answers unknown routes and things in the error shape', async () => {
     const route = await mq.get('/api/v1/nothing-here', mq.adminKey);
-    expect(route.body).toEqual({ status: 404, message: 'No route for GET /api/v1/nothing-here', errors: null, response_body: null });
+    expect(route.body).toEqual({ status: 404, code: 'route_not_found', message: 'No route for GET /api/v1/nothing-here', errors: null, response_body: null });
     expect((await mq.post('/api/v1/topics/nope/messages', { payload: 'x' }, mq.adminKey)).body.message).toBe('No topic found with the name nope');
     expect((await mq.post('/api/v1/queues/nope/consume', undefined, mq.adminKey)).status).toBe(404);
     expect((await mq.del('/api/v1/topics/nope', mq.adminKey)).status).toBe(404);

@@ -28,7 +28,7 @@ async function ticket(key: string, via = mq): Promise<string> {
 
 function expectRefusal(refusal: HandshakeRefused, status: number) {
   expect(refusal.status).toBe(status);
-  expect(JSON.parse(refusal.body)).toEqual({ status, message: expect.any(String), errors: refusal.status === 400 ? expect.any(Array) : null, response_body: null });
+  expect(JSON.parse(refusal.body)).toEqual({ status, code: expect.stringMatching(/^[a-z_]+$/), message: expect.any(String), errors: refusal.status === 400 ? expect.any(Array) : null, response_body: null });
 }
 
 describe('WebSocket handshake', () => {

@@ -6,7 +6,7 @@ import { openSocket, refusalOf, type HandshakeRefused, type TestSocket } from '.
 
 function expectTooMany(refusal: HandshakeRefused) {
   expect(refusal.status).toBe(429);
-  expect(JSON.parse(refusal.body)).toEqual({ status: 429, message: expect.any(String), errors: null, response_body: null });
+  expect(JSON.parse(refusal.body)).toEqual({ status: 429, code: 'rate_limited', message: expect.any(String), errors: null, response_body: null });
   expect(Number(refusal.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 }
 

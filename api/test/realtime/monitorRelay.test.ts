@@ -33,12 +33,9 @@ async function cycles(count: number): Promise<void> {
 }
 
 /** How many messages of each type a feed showed, whether one by one or summed up. */
-function tally(frames: { eventType: string; detail: string }[]): Record<string, number> {
+function tally(frames: { eventType: string; count: number }[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const frame of frames) {
-    const summed = /^(\d+) messages /.exec(frame.detail);
-    counts[frame.eventType] = (counts[frame.eventType] ?? 0) + (summed ? Number(summed[1]) : 1);
-  }
+  for (const frame of frames) counts[frame.eventType] = (counts[frame.eventType] ?? 0) + frame.count;
   return counts;
 }
 

@@ -52,14 +52,14 @@ describe('monitor events', () => {
     expect(types('REDELIVERED')).toEqual(['REDELIVERED']);
     expect(types('SOMETHING_ELSE')).toEqual([]);
     expect(monitorEventsOf({ event: 'PUBLISHED', queue: 'q', count: 2, ids: ['m1', 'm2'] }, at)).toEqual([
-      { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message m1 published to q', timestamp: at },
-      { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message m2 published to q', timestamp: at },
+      { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message m1 published to q', count: 1, timestamp: at },
+      { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message m2 published to q', count: 1, timestamp: at },
     ]);
   });
 
   it('announces created topics and queues, not deleted ones', () => {
     expect(monitorEventsOfTopology({ kind: 'queue', op: 'INSERT', name: 'q' }, at)).toEqual([
-      { eventType: 'CREATED', queueName: 'q', detail: 'Queue q created', timestamp: at },
+      { eventType: 'CREATED', queueName: 'q', detail: 'Queue q created', count: 1, timestamp: at },
     ]);
     expect(monitorEventsOfTopology({ kind: 'topic', op: 'DELETE', name: 't' }, at)).toEqual([]);
   });
@@ -70,7 +70,7 @@ describe('MonitorFeed', () => {
     const sent: string[] = [];
     return { sent, socket: { readyState: WebSocket.OPEN, bufferedAmount: 0, send: (frame: string) => sent.push(frame) } };
   };
-  const event = { eventType: 'ACKED', queueName: 'q', detail: 'd', timestamp: 't' };
+  const event = { eventType: 'ACKED', queueName: 'q', detail: 'd', count: 1, timestamp: 't' };
 
   it('stops sending to a backed-up socket, counts what it missed and reports it once it drains', () => {
     const feed = new MonitorFeed({ maxPerSecond: 1_000_000, highWaterBytes: 100 });
@@ -84,7 +84,7 @@ describe('MonitorFeed', () => {
     expect(sent).toHaveLength(2);
     socket.bufferedAmount = 0;
     feed.runOnce(Date.now() + 2000);
-    expect(JSON.parse(sent[2])).toMatchObject({ eventType: 'EVENTS_DROPPED', detail: '3 events dropped' });
+    expect(JSON.parse(sent[2])).toMatchObject({ eventType: 'EVENTS_DROPPED', detail: '3 events dropped', count: 3 });
     feed.publish([event]);
     expect(sent).toHaveLength(4);
   });

@@ -36,7 +36,7 @@ async function storedCount(): Promise<number> {
 }
 
 function expect413(body: unknown) {
-  expect(body).toMatchObject({ status: 413, errors: null, response_body: null });
+  expect(body).toMatchObject({ status: 413, code: 'payload_too_large', errors: null, response_body: null });
   expect(errorLeaks(body)).toEqual([]);
 }
 

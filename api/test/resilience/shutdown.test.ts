@@ -21,8 +21,10 @@ function get(agent: http.Agent, url: URL, key: string): Promise<Outcome> {
       response.on('error', (error) => resolve({ kind: 'unanswered', error: String(error), reused: request.reusedSocket }));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
-      // Refused at connect: nothing was sent, the client can go elsewhere. Anything else lost a request.
-      if (error.code === 'ECONNREFUSED') resolve({ kind: 'refused' });
+      // Refused at connect: nothing was sent, the client can go elsewhere. A new connection reset
+      // before any answer is the same: it was still in the kernel's accept queue when the broker
+      // closed its listener, so the broker never read from it. Anything else lost a request.
+      if (error.code === 'ECONNREFUSED' || (error.code === 'ECONNRESET' && !request.reusedSocket)) resolve({ kind: 'refused' });
       else resolve({ kind: 'unanswered', error: `${error.code ?? ''} ${error.message}`, reused: request.reusedSocket });
     });
   });

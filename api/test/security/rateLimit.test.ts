@@ -41,7 +41,7 @@ describe('per credential', () => {
     expect(statuses).toEqual([200, 200, 200]);
     const limited = await call('/api/v1/topics', { key: keys.first });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ status: 429, message: expect.stringMatching(/credential/), errors: null, response_body: null });
+    expect(limited.body).toEqual({ status: 429, code: 'rate_limited', message: expect.stringMatching(/credential/), errors: null, response_body: null });
     expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(limited.retryAfter)).toBeLessThanOrEqual(2);
   });

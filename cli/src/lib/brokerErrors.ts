@@ -4,6 +4,10 @@ import { EXIT, Failure } from './failure.js';
 /** What the SDK's errors (and the monitor's refused handshakes) have in common. */
 export interface BrokerError extends Error {
   status: number;
+  /** The broker's machine-readable reason (openapi.yaml's ErrorCode); hints are chosen by it. */
+  code?: string | null;
+  /** With `scope_required`: the scope that would allow the request. */
+  scope?: string | null;
   errors?: Array<{ field: string; message: string }> | null;
   retryAfterMs?: number | null;
 }
@@ -42,11 +46,11 @@ export async function describeBrokerError(error: BrokerError, context: FailureCo
     case 401:
       return new Failure(message, unauthorizedHint(context.connection), EXIT.auth, status);
     case 403:
-      return new Failure(message, await forbiddenHint(message, context), EXIT.auth, status);
+      return new Failure(message, await forbiddenHint(error, context), EXIT.auth, status);
     case 404:
-      return new Failure(message, notFoundHint(message, context.connection), EXIT.notFound, status);
+      return new Failure(message, notFoundHint(error, context.connection), EXIT.notFound, status);
     case 409:
-      return new Failure(message, conflictHint(message), EXIT.conflict, status);
+      return new Failure(message, conflictHint(error), EXIT.conflict, status);
     case 413:
       return new Failure(message, 'Send a smaller payload; the broker sets the limit (MINIQUEUE_MAX_PAYLOAD_BYTES).', EXIT.failure, status);
     case 429:
@@ -94,47 +98,40 @@ function unauthorizedHint(connection: Connection): string {
   }
 }
 
-async function forbiddenHint(message: string, context: FailureContext): Promise<string> {
-  const needed = /needs the scope (\S+)/.exec(message)?.[1];
+async function forbiddenHint(error: BrokerError, context: FailureContext): Promise<string> {
+  const needed = error.code === 'scope_required' ? (error.scope ?? undefined) : undefined;
   const principal = await context.principal().catch(() => null);
   const has = principal ? `Your key (${principal.name}) has: ${principal.scopes.join(', ') || 'no scopes'}. ` : '';
   const scope = needed ? `the scope ${needed}` : 'the right scope';
   return `${has}Use a key with ${scope} (--api-key, or \`miniqueue login\`); an admin registers one with \`miniqueue clients:create NAME --scope ${needed ?? 'SCOPE'}\`.`;
 }
 
-/**
- * What to do about a 409, told apart by the broker's message (its only description of the
- * conflict today); anything unrecognised still gets a hint that holds for every conflict.
- */
-const CONFLICTS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
-  [/^A client named (\S+) already exists/i, (m) => `Pick another name, or give ${m[1]} a new key with \`miniqueue clients:rotate ${m[1]}\`.`],
-  [/^A (topic|queue) named \S+ already exists/i, (m) => `Pick another name; \`miniqueue ${m[1]}s:list\` shows the existing ones.`],
-  [/still has queues bound/i, () => '`miniqueue topics:list` shows the queues bound to each topic; delete them with `miniqueue queues:delete`.'],
-  [/^Idempotency-Key/i, () => 'A key stands for one message: send a new --idempotency-key for a different topic, payload or headers.'],
-  [/not DEAD/i, () => 'Only dead messages can be replayed; `miniqueue dlq:list` shows them.'],
-  [
-    /not UNACKED|held by another consumer/i,
-    () => 'Only the consumer holding a message (same key, same --instance) can ack, nack or extend it, until it is redelivered; `miniqueue messages:list QUEUE` shows its status.',
-  ],
-];
+/** What to do about a 409, by its code; a conflict without a known code still gets a hint that holds for all. */
+const CONFLICTS: Record<string, string> = {
+  topic_exists: 'Pick another name; `miniqueue topics:list` shows the existing ones.',
+  queue_exists: 'Pick another name; `miniqueue queues:list` shows the existing ones.',
+  client_exists: 'Pick another name, or give that client a new key with `miniqueue clients:rotate NAME`.',
+  topic_has_queues: '`miniqueue topics:list` shows the queues bound to each topic; delete them with `miniqueue queues:delete`.',
+  idempotency_conflict: 'A key stands for one message: send a new --idempotency-key for a different topic, payload or headers.',
+  message_not_dead: 'Only dead messages can be replayed; `miniqueue dlq:list` shows them.',
+  message_not_unacked:
+    'Only a claimed (UNACKED) message can be acked, nacked or extended; `miniqueue messages:list QUEUE` shows its status.',
+  lease_lost:
+    'Only the consumer holding a message (same key, same --instance) can ack, nack or extend it, until it is redelivered; `miniqueue messages:list QUEUE` shows its status.',
+};
 
-function conflictHint(message: string): string {
-  for (const [pattern, hint] of CONFLICTS) {
-    const match = pattern.exec(message);
-    if (match) return hint(match);
-  }
-  return 'The broker\'s state does not allow this now; look at it again (the list commands) and retry.';
+function conflictHint(error: BrokerError): string {
+  return (error.code ? CONFLICTS[error.code] : undefined) ?? "The broker's state does not allow this now; look at it again (the list commands) and retry.";
 }
 
 const LISTERS: Record<string, string> = {
-  topic: '`miniqueue topics:list` shows the topics.',
-  queue: '`miniqueue queues:list` shows the queues.',
-  client: '`miniqueue clients:list` shows the registered clients.',
-  message: '`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.',
+  topic_not_found: '`miniqueue topics:list` shows the topics.',
+  queue_not_found: '`miniqueue queues:list` shows the queues.',
+  client_not_found: '`miniqueue clients:list` shows the registered clients.',
+  message_not_found: '`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.',
 };
 
-function notFoundHint(message: string, connection: Connection): string {
-  const noun = /^No (topic|queue|client|message) found/i.exec(message)?.[1]?.toLowerCase();
-  if (noun) return LISTERS[noun];
-  return `Is ${connection.url} a MiniQueue broker of this version? Check --url.`;
+function notFoundHint(error: BrokerError, connection: Connection): string {
+  const lister = error.code ? LISTERS[error.code] : undefined;
+  return lister ?? `Is ${connection.url} a MiniQueue broker of this version? Check --url.`;
 }

@@ -19,8 +19,11 @@ describe('describeBrokerError', () => {
     expect(failure.hint).toContain('`miniqueue login --profile prod`');
   });
 
-  it('403 names the missing scope and what the key has', async () => {
-    const failure = await describeIt(brokerError(403, 'This needs the scope publish:orders (or admin)'), { name: 'shop', scopes: ['view'] });
+  it('403 names the missing scope the broker named, and what the key has', async () => {
+    const failure = await describeIt(brokerError(403, 'Reworded: any English at all', { code: 'scope_required', scope: 'publish:orders' }), {
+      name: 'shop',
+      scopes: ['view'],
+    });
     expect(failure.exitCode).toBe(EXIT.auth);
     expect(failure.hint).toBe(
       'Your key (shop) has: view. Use a key with the scope publish:orders (--api-key, or `miniqueue login`); an admin registers one with `miniqueue clients:create NAME --scope publish:orders`.',
@@ -37,27 +40,29 @@ describe('describeBrokerError', () => {
     expect(failure.hint).toMatch(/^Use a key with the right scope/);
   });
 
-  it('409 has a hint too, by what the conflict is', async () => {
-    const cases: Array<[string, RegExp]> = [
-      ['A client named shop already exists', /`miniqueue clients:rotate shop`/],
-      ['A queue named email-queue already exists', /`miniqueue queues:list` shows the existing ones/],
-      ['Topic orders still has queues bound to it; delete them first', /`miniqueue queues:delete`/],
-      ['Idempotency-Key k-1 was already used with a different topic, payload or headers', /new --idempotency-key/],
-      ['Message 42 is PENDING, not DEAD', /`miniqueue dlq:list`/],
-      ['Message 42 is held by another consumer, or its lease was lost', /Only the consumer holding a message/],
-      ['Something new the broker says', /look at it again/],
+  it('409 has a hint too, by the code of the conflict', async () => {
+    const cases: Array<[string | undefined, RegExp]> = [
+      ['client_exists', /`miniqueue clients:rotate NAME`/],
+      ['queue_exists', /`miniqueue queues:list` shows the existing ones/],
+      ['topic_has_queues', /`miniqueue queues:delete`/],
+      ['idempotency_conflict', /new --idempotency-key/],
+      ['message_not_dead', /`miniqueue dlq:list`/],
+      ['lease_lost', /Only the consumer holding a message/],
+      ['message_not_unacked', /Only a claimed \(UNACKED\) message/],
+      ['a_code_from_a_newer_broker', /look at it again/],
+      [undefined, /look at it again/],
     ];
-    for (const [message, hint] of cases) {
-      const failure = await describeIt(brokerError(409, message));
-      expect(failure.exitCode, message).toBe(EXIT.conflict);
-      expect(failure.hint, message).toMatch(hint);
+    for (const [code, hint] of cases) {
+      const failure = await describeIt(brokerError(409, 'Reworded', { code }));
+      expect(failure.exitCode, code).toBe(EXIT.conflict);
+      expect(failure.hint, code).toMatch(hint);
     }
   });
 
-  it('404 says where to look, by what was not found', async () => {
-    expect((await describeIt(brokerError(404, 'No queue found with the name q'))).hint).toBe('`miniqueue queues:list` shows the queues.');
-    expect((await describeIt(brokerError(404, 'No route for GET /x'))).hint).toMatch(/Check --url/);
-    expect((await describeIt(brokerError(404, 'No topic found with the name t'))).exitCode).toBe(EXIT.notFound);
+  it('404 says where to look, by the code of what was not found', async () => {
+    expect((await describeIt(brokerError(404, 'Reworded', { code: 'queue_not_found' }))).hint).toBe('`miniqueue queues:list` shows the queues.');
+    expect((await describeIt(brokerError(404, 'No queue found with the name q', { code: 'route_not_found' }))).hint).toMatch(/Check --url/);
+    expect((await describeIt(brokerError(404, 'No topic found with the name t', { code: 'topic_not_found' }))).exitCode).toBe(EXIT.notFound);
   });
 
   it('400 lists the field problems the message does not already say', async () => {

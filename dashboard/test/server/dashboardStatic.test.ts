@@ -46,7 +46,7 @@ describe('the broker serving the built dashboard', () => {
     for (const url of ['/api/v1/nothing-here', '/api', '/actuator/nope', '/ws/other']) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(404);
-      expect(JSON.parse(response.payload), url).toEqual({ status: 404, message: `No route for GET ${url}`, errors: null, response_body: null });
+      expect(JSON.parse(response.payload), url).toEqual({ status: 404, code: 'route_not_found', message: `No route for GET ${url}`, errors: null, response_body: null });
       expect(response.headers['content-security-policy']).toBe(API_CSP);
     }
     const info = await get('/actuator/info');

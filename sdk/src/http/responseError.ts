@@ -1,4 +1,4 @@
-import type { FieldError } from '../generated/index.js';
+import { instanceOfErrorCode, type ErrorCode, type FieldError } from '../generated/index.js';
 import {
   BadRequestError,
   ConflictError,
@@ -44,7 +44,9 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 interface ErrorShape {
+  code?: unknown;
   message?: unknown;
+  scope?: unknown;
   errors?: unknown;
 }
 
@@ -60,6 +62,9 @@ export async function errorFromResponse(response: Response, attempts: number): P
   const ErrorType = classFor(response.status);
   return new ErrorType({
     status: response.status,
+    // A code this SDK does not know yet (a newer broker) is kept as null: callers fall back on status.
+    code: instanceOfErrorCode(shape.code) ? (shape.code as ErrorCode) : null,
+    scope: typeof shape.scope === 'string' ? shape.scope : null,
     message,
     errors,
     body,

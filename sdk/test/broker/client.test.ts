@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
+  ErrorCode,
   ConflictError,
   ForbiddenError,
   MiniQueue,
@@ -242,9 +243,17 @@ describe('typed errors from the broker', () => {
     expect(badName).toBeInstanceOf(BadRequestError);
     expect((badName as BadRequestError).errors).toEqual([expect.objectContaining({ field: expect.any(String), message: expect.any(String) })]);
 
+    expect((badName as BadRequestError).code).toBe(ErrorCode.ValidationFailed);
+
     const missing = await admin.publish('no.such.topic', 'x').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as NotFoundError).message).toMatch(/no\.such\.topic/);
+    expect((missing as NotFoundError).code).toBe(ErrorCode.TopicNotFound);
+
+    await admin.topics.create('scoped.topic');
+    const narrow = await admin.clients.create('scoped-publisher', ['publish:other.topic']);
+    const refused = await new MiniQueue({ url: env.broker.url, apiKey: narrow.api_key }).publish('scoped.topic', 'x').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 403, code: ErrorCode.ScopeRequired, scope: 'publish:scoped.topic' });
 
     await expect(new MiniQueue({ url: env.broker.url, apiKey: 'mq_wrong' }).topics.list()).rejects.toBeInstanceOf(UnauthorizedError);
 

@@ -35,7 +35,7 @@ const checkLoginStart: Lifecycle.Method = (request, h) => {
  */
 const checkCallback: Lifecycle.Method = (request, h) => {
   const query = request.query as Record<string, unknown>;
-  if (query.error !== undefined) throw new UnauthorizedError('GitHub sign-in was refused or cancelled');
+  if (query.error !== undefined) throw new UnauthorizedError('signin_refused', 'GitHub sign-in was refused or cancelled');
   const missing = ['code', 'state'].filter((name) => typeof query[name] !== 'string' || query[name] === '');
   if (missing.length > 0) {
     throw new ValidationError(`Missing ${missing.join(' and ')}`, missing.map((field) => ({ field, message: 'is required' })));
@@ -43,7 +43,7 @@ const checkCallback: Lifecycle.Method = (request, h) => {
   if (!request.state[STATE_COOKIE]) {
     throw new ValidationError('The sign-in state cookie is missing or expired; start the sign-in again', [
       { field: 'state', message: 'no state cookie' },
-    ]);
+    ], 'signin_state_invalid');
   }
   return h.continue;
 };
@@ -70,7 +70,7 @@ export function authRoutes(ctx: AppContext): ServerRoute[] {
     if (!request.auth.isAuthenticated) throw signInFailure(request.auth.error);
     // GitHub's access token (in the credentials too) is not kept: only who the person is.
     const { id, username } = (request.auth.credentials as unknown as { profile: GithubProfile }).profile;
-    if (!scopesForLogin(ctx.config, username)) throw new ForbiddenError('Only administrators may sign in to this MiniQueue');
+    if (!scopesForLogin(ctx.config, username)) throw new ForbiddenError('admin_required', 'Only administrators may sign in to this MiniQueue');
     const code = await issueLoginCode(ctx.pool, { githubId: String(id), login: username });
     return h.redirect(dashboardLocation(ctx.config.dashboardUrl, code));
   };
@@ -116,7 +116,7 @@ export function authRoutes(ctx: AppContext): ServerRoute[] {
       options: access('session'),
       handler: async (request, h) => {
         const principal = principalOf(request);
-        if (principal.kind !== 'session') throw new ForbiddenError('Only a dashboard session can log out; API keys are revoked instead');
+        if (principal.kind !== 'session') throw new ForbiddenError('session_required', 'Only a dashboard session can log out; API keys are revoked instead');
         await endSession(ctx.pool, principal.credentialId);
         return h.response().code(204);
       },

@@ -40,7 +40,7 @@ export function errorLeaks(body: unknown): string[] {
   const problems: string[] = [];
   if (typeof body !== 'object' || body === null) return ['not a JSON object'];
   const keys = Object.keys(body).sort().join(',');
-  if (keys !== 'errors,message,response_body,status') problems.push(`keys are ${keys}`);
+  if (keys !== 'code,errors,message,response_body,status') problems.push(`keys are ${keys}`);
   const text = JSON.stringify(body);
   const leaks = [/\bstack\b/i, /\n\s+at /, /\bat .+\.(ts|js):\d+/, /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i,
     /ECONN|EPIPE|ETIMEDOUT/, /127\.0\.0\.1|localhost/, /postgres|pg_|relation "/i];

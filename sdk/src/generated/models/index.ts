@@ -14,6 +14,7 @@ export * from './ClientWithKey.js';
 export * from './CreateClientRequest.js';
 export * from './CreateQueueRequest.js';
 export * from './CreateTopicRequest.js';
+export * from './ErrorCode.js';
 export * from './ExchangeRequest.js';
 export * from './ExtendRequest.js';
 export * from './ExtendResult.js';

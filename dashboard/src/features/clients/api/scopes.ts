@@ -1,3 +1,5 @@
+import { isValidScope } from '@miniqueue/sdk';
+
 /** What the scope picker holds; `scopesOf` turns it into the broker's scope strings. */
 export interface ScopeSelection {
   admin: boolean;
@@ -22,9 +24,7 @@ export const emptySelection = (): ScopeSelection => ({
   extra: [],
 });
 
-const SCOPE = /^(admin|view|metrics|publish:(\*|[a-zA-Z0-9._-]{1,100})|consume:(\*|[a-zA-Z0-9._-]{1,100}))$/;
-
-export const isScope = (value: string): boolean => SCOPE.test(value);
+export const isScope = (value: string): boolean => isValidScope(value);
 
 /**
  * The scopes to grant, without redundancy: admin already allows everything, and a wildcard

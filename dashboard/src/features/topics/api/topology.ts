@@ -1,4 +1,4 @@
-import type { MiniQueue, Queue, Topic } from '@miniqueue/sdk';
+import { isValidName, NAME_MAX_LENGTH, type MiniQueue, type Queue, type Topic } from '@miniqueue/sdk';
 
 export interface Topology {
   topics: Topic[];
@@ -22,8 +22,8 @@ export const deleteQueue = (mq: MiniQueue, name: string) => mq.queues.delete(nam
 /** The broker's rule for names, checked before sending so the form can say what is wrong at once. */
 export function nameProblem(name: string): string | null {
   if (name === '') return 'Enter a name.';
-  if (name.length > 100) return 'At most 100 characters.';
-  if (!/^[a-zA-Z0-9._-]+$/.test(name)) return 'Use only letters, digits, dots, underscores and hyphens.';
+  if (name.length > NAME_MAX_LENGTH) return `At most ${NAME_MAX_LENGTH} characters.`;
   if (name === '.' || name === '..') return 'A name cannot be only "." or "..".';
+  if (!isValidName(name)) return 'Use only letters, digits, dots, underscores and hyphens.';
   return null;
 }
