@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createSession } from '../../api/src/auth/sessions.js';
 import { closedPort, startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
 import { json, runCli, spawnCli } from './helpers/cli.js';
+import { eventually } from '../../api/test/helpers/eventually.js';
 
 let broker: TestBroker;
 let config: Awaited<ReturnType<typeof tempConfigDir>>;
@@ -139,6 +140,8 @@ describe('connection', () => {
     const doomed = await broker.clientKey('doomed', ['view']);
     await runCli(['login', '--url', broker.url, '--api-key', doomed, '--profile', 'doomed'], env);
     await broker.del('/api/v1/clients/doomed', broker.adminKey);
+    // The broker drops cached keys when its notification of the revocation arrives, a moment later.
+    await eventually(async () => (await broker.get('/api/v1/topics', doomed)).status === 401, 'the revocation to reach the broker');
     const result = await runCli(['topics:list', '--profile', 'doomed'], env);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('`miniqueue login --profile doomed`');

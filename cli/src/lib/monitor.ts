@@ -6,6 +6,8 @@ export interface MonitorEvent {
   /** null for topic events and for the EVENTS_DROPPED marker. */
   queueName: string | null;
   detail: string;
+  /** How many transitions the event stands for (more than 1 for a summary of a burst). */
+  count: number;
   timestamp: string;
 }
 
