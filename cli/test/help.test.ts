@@ -16,6 +16,7 @@ const COMMANDS = [
   'dlq:list',
   'dlq:replay',
   'extend',
+  'health',
   'login',
   'logout',
   'messages:list',

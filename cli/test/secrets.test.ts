@@ -65,6 +65,7 @@ describe('keys in output', () => {
     await record(['queues:update', 'secrets-q', '--acked-retention', '1', '--json']);
     await record(['smoke', '--skip', 'cors', '--skip', 'dashboard'], ['--url', broker.url]);
     await record(['bench', '--duration', '1', '--json'], ['--url', broker.url]);
+    await record(['health']);
     await record(['status']);
     await record(['status', '--json']);
     await record(['queues:purge', 'secrets-q', '--yes']);
