@@ -16,7 +16,8 @@ export async function oclifOptions() {
     const { register } = await import('tsx/esm/api');
     register();
     const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    return { root: CLI_ROOT, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: './src/commands' } } };
+    const hooks = Object.fromEntries(Object.entries(pjson.oclif.hooks ?? {}).map(([event, hook]) => [event, hook.replace('./dist/', './src/')]));
+    return { root: CLI_ROOT, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: './src/commands', hooks } } };
   })();
   return checkout;
 }

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createSession } from '../../api/src/auth/sessions.js';
 import { closedPort, startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
 import { json, runCli, spawnCli } from './helpers/cli.js';
+import { eventually } from '../../api/test/helpers/eventually.js';
 
 let broker: TestBroker;
 let config: Awaited<ReturnType<typeof tempConfigDir>>;
@@ -139,6 +140,8 @@ describe('connection', () => {
     const doomed = await broker.clientKey('doomed', ['view']);
     await runCli(['login', '--url', broker.url, '--api-key', doomed, '--profile', 'doomed'], env);
     await broker.del('/api/v1/clients/doomed', broker.adminKey);
+    // The broker drops cached keys when its notification of the revocation arrives, a moment later.
+    await eventually(async () => (await broker.get('/api/v1/topics', doomed)).status === 401, 'the revocation to reach the broker');
     const result = await runCli(['topics:list', '--profile', 'doomed'], env);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('`miniqueue login --profile doomed`');
@@ -163,9 +166,29 @@ describe('logout', () => {
   it('forgets the current profile', async () => {
     await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey], env);
     const result = json(await runCli(['logout', '--json'], env));
-    expect(result).toEqual({ profile: 'default', removed: true, config_file: configFile() });
+    expect(result).toEqual({ profile: 'default', removed: true, current: null, config_file: configFile() });
     expect(JSON.parse(await readFile(configFile(), 'utf8'))).toEqual({ profiles: {} });
     expect((await runCli(['whoami'], env)).exitCode).toBe(3);
+  });
+
+  it('after forgetting the current profile, another saved one takes over and is named', async () => {
+    const viewer = await broker.clientKey('viewer-handover', ['view']);
+    await runCli(['login', '--url', broker.url, '--api-key', viewer, '--profile', 'ops'], env);
+    await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey, '--profile', 'prod'], env);
+    const result = await runCli(['logout'], env);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`Forgot profile "prod" (${broker.url}).\nNow using profile "ops" (${broker.url}).\n`);
+    expect(JSON.parse(await readFile(configFile(), 'utf8')).current).toBe('ops');
+    expect(json(await runCli(['whoami', '--json'], env)).name).toBe('viewer-handover');
+    expect(json(await runCli(['logout', '--json'], env))).toMatchObject({ profile: 'ops', current: null });
+  });
+
+  it('forgetting a profile that is not the current one leaves the current one alone', async () => {
+    await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey, '--profile', 'spare'], env);
+    await runCli(['login', '--url', broker.url, '--api-key', broker.adminKey, '--profile', 'main'], env);
+    const result = await runCli(['logout', '--profile', 'spare'], env);
+    expect(result.stdout).toBe(`Forgot profile "spare" (${broker.url}).\n`);
+    expect(JSON.parse(await readFile(configFile(), 'utf8')).current).toBe('main');
   });
 
   it('a saved dashboard session is ended on the broker too', async () => {

@@ -116,14 +116,16 @@ describe('consume', () => {
     expect((await listed(queue, '--status', 'PENDING')).map((m) => m.payload)).toEqual(['second']);
   });
 
-  it('--count takes several; --json gives them as claimed', async () => {
+  it('--count takes several; --json gives each with its status after the ack', async () => {
     const { topic, queue } = await topicWithQueue();
     for (const n of [1, 2, 3]) await admin('publish', topic, `m${n}`);
     const result = json(await admin('consume', queue, '--count', '5', '--json'));
     expect(result.queue).toBe(queue);
-    expect(result.acked).toBe(true);
+    expect(result.acked).toBe(3);
     expect(result.messages.map((m: { payload: string }) => m.payload)).toEqual(['m1', 'm2', 'm3']);
-    expect(result.messages[0].status).toBe('UNACKED');
+    // The status each message has now, not the one it was claimed with.
+    expect(result.messages.map((m: { status: string }) => m.status)).toEqual(['ACKED', 'ACKED', 'ACKED']);
+    expect(result.messages[0].lease_expires_at).toBeNull();
     expect(await listed(queue, '--status', 'ACKED')).toHaveLength(3);
   });
 
@@ -133,6 +135,9 @@ describe('consume', () => {
     const result = await admin('consume', queue, '--no-ack');
     expect(result.stderr).toContain('left claimed until the lease ends');
     expect(await listed(queue, '--status', 'UNACKED')).toHaveLength(1);
+    await admin('publish', topic, 'peek again');
+    const peeked = json(await admin('consume', queue, '--no-ack', '--json'));
+    expect(peeked).toMatchObject({ acked: 0, messages: [{ payload: 'peek again', status: 'UNACKED' }] });
   });
 
   it('--wait long-polls an empty queue, then reports nothing', async () => {
@@ -141,7 +146,7 @@ describe('consume', () => {
     const result = await admin('consume', queue, '--wait', '1', '--json');
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(result.exitCode).toBe(0);
-    expect(json(result)).toEqual({ queue, acked: true, messages: [] });
+    expect(json(result)).toEqual({ queue, acked: 0, messages: [] });
   });
 
   it('--follow waits for messages as they come and streams JSON lines', async () => {
@@ -154,6 +159,7 @@ describe('consume', () => {
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.map((m) => m.payload)).toEqual(['late-1', 'late-2']);
+    expect(lines.map((m) => m.status)).toEqual(['ACKED', 'ACKED']);
   });
 
   it('--follow stops cleanly on Ctrl-C, acking what it printed', async () => {

@@ -77,7 +77,7 @@ describe('tail', () => {
     const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(events.length).toBeGreaterThan(0);
     for (const event of events) {
-      expect(Object.keys(event).sort()).toEqual(['detail', 'eventType', 'queueName', 'timestamp']);
+      expect(Object.keys(event).sort()).toEqual(['count', 'detail', 'eventType', 'queueName', 'timestamp']);
       expect(event.queueName).toBe('watched-a');
     }
   });

@@ -41,7 +41,7 @@ describe('topics', () => {
     await admin('queues:create', 'bound-queue', '--topic', 'bound');
     const result = await admin('topics:delete', 'bound');
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/^Error: .+\n$/);
+    expect(result.stderr).toMatch(/^Error: .+\nHint: .*`miniqueue queues:delete`.*\n$/);
   });
 
   it('deleting an unknown topic is exit code 4 with where to look', async () => {

@@ -10,7 +10,7 @@ export type {
   ReceiveOptions,
   NackOptions,
 } from './resources/messages.js';
-export type { CreateQueueOptions, ListMessagesOptions, QueuesResource } from './resources/queues.js';
+export type { CreateQueueOptions, ListMessagesOptions, QueueChanges, QueuesResource } from './resources/queues.js';
 export type { ListDeadLettersOptions, ReplayAllOptions, DeadLettersResource } from './resources/deadLetters.js';
 export type { TopicsResource } from './resources/topics.js';
 export type { ClientsResource } from './resources/clients.js';

@@ -38,13 +38,15 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
 
   protected flags!: FlagsOf<T>;
   protected args!: ArgsOf<T>;
+  /** Every positional argument, for commands that take a list (`static strict = false`). */
+  protected positionals: string[] = [];
   private resolved?: Connection;
   private client?: MiniQueue;
 
   async init(): Promise<void> {
     await super.init();
     const ctor = this.ctor as typeof BrokerCommand;
-    const { args, flags } = await this.parse({
+    const { args, argv, flags } = await this.parse({
       flags: ctor.flags,
       baseFlags: ctor.baseFlags,
       enableJsonFlag: ctor.enableJsonFlag,
@@ -53,6 +55,15 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as FlagsOf<T>;
     this.args = args as ArgsOf<T>;
+    this.positionals = argv.map(String);
+  }
+
+  /**
+   * Sent as MiniQueue-Instance: with the key's client name it is the consumer identity, so a
+   * command can act on a message claimed by one replica of a program sharing that key.
+   */
+  protected instanceId(): string | undefined {
+    return undefined;
   }
 
   protected get configFile(): string {
@@ -86,7 +97,7 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
       );
     }
     const { MiniQueue } = await loadSdk();
-    this.client = new MiniQueue({ url: connection.url, apiKey: connection.apiKey });
+    this.client = new MiniQueue({ url: connection.url, apiKey: connection.apiKey, instanceId: this.instanceId() });
     return this.client;
   }
 

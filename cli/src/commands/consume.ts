@@ -13,9 +13,9 @@ const FOLLOW_WAIT_SECONDS = 20;
 
 export interface ConsumeResult {
   queue: string;
-  /** Whether the messages were acknowledged after they were printed. */
-  acked: boolean;
-  /** The messages as claimed (status UNACKED at the time). */
+  /** How many of the messages were acknowledged. */
+  acked: number;
+  /** The messages, each with its status once the command is done with it: ACKED, or UNACKED (still claimed). */
   messages: Message[];
 }
 
@@ -53,19 +53,21 @@ export default class Consume extends BrokerCommand<typeof Consume> {
     const { follow, ack } = this.flags;
     const interrupt = onInterrupt();
     const taken: Message[] = [];
-    let acked = 0;
     try {
       await this.claimLoop(broker, queue, interrupt.signal, async (batch) => {
-        for (const message of batch) this.show(message);
-        taken.push(...batch);
-        if (ack) acked += await this.acknowledge(broker, batch);
+        // A person sees each message before it is acked; JSON says what became of it, so it comes after.
+        if (!this.jsonEnabled()) for (const message of batch) this.log(`${renderMessage(message)}\n`);
+        const settled = ack ? await this.acknowledge(broker, batch) : batch;
+        if (this.jsonEnabled() && follow) for (const message of settled) this.writeJsonLine(message);
+        taken.push(...settled);
       });
     } finally {
       interrupt.dispose();
     }
+    const acked = taken.filter((message) => message.status === 'ACKED').length;
     this.summarize(queue, taken.length, acked);
     if (follow && this.jsonEnabled()) return undefined; // already streamed, line by line
-    return { queue, acked: ack, messages: taken };
+    return { queue, acked, messages: taken };
   }
 
   private async claimLoop(broker: MiniQueue, queue: string, signal: AbortSignal, handle: (batch: Message[]) => Promise<void>) {
@@ -89,21 +91,19 @@ export default class Consume extends BrokerCommand<typeof Consume> {
     }
   }
 
-  private show(message: Message): void {
-    if (!this.jsonEnabled()) this.log(`${renderMessage(message)}\n`);
-    else if (this.flags.follow) this.writeJsonLine(message);
-  }
-
   /**
    * One request for the whole batch, after it was printed. A message that could not be acked (its
-   * lease was lost, or it was purged meanwhile) is reported and skipped: the broker redelivers or has dropped it.
+   * lease was lost, or it was purged meanwhile) is reported and keeps the status it was claimed
+   * with: the broker redelivers or has dropped it. Returns the batch with each status as it is now.
    */
-  private async acknowledge(broker: MiniQueue, batch: Message[]): Promise<number> {
+  private async acknowledge(broker: MiniQueue, batch: Message[]): Promise<Message[]> {
     const { acked, failed } = await broker.ackMany(batch.map((message) => message.message_id));
     for (const failure of failed) {
       process.stderr.write(`${yellow('Warning:')} could not acknowledge ${failure.message_id}: ${failure.message}\n`);
     }
-    return acked.length;
+    const done = new Set(acked);
+    // An acked message has no lease any more; the broker lists it the same way.
+    return batch.map((message) => (done.has(message.message_id) ? { ...message, status: 'ACKED', lease_expires_at: null } : message));
   }
 
   private summarize(queue: string, count: number, acked: number): void {

@@ -80,7 +80,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     const broker = await this.broker();
     const source = await openLines(file);
     const total = await countJsonLines(source, file === '-' ? 'standard input' : file);
-    const bar = progressBar(total, this.flags.progress ?? (Boolean(process.stderr.isTTY) && !this.jsonEnabled()));
+    const bar = await progressBar(total, this.flags.progress ?? (Boolean(process.stderr.isTTY) && !this.jsonEnabled()));
     const outcome: FilePublishResult = { topic, published: 0, duplicates: 0, queues: [] };
     try {
       for await (const batch of batchesOf(source, BATCH_SIZE)) {

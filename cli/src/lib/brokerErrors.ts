@@ -50,7 +50,7 @@ export async function describeBrokerError(error: BrokerError, context: FailureCo
     case 404:
       return new Failure(message, notFoundHint(error, context.connection), EXIT.notFound, status);
     case 409:
-      return new Failure(message, null, EXIT.conflict, status);
+      return new Failure(message, conflictHint(error), EXIT.conflict, status);
     case 413:
       return new Failure(message, 'Send a smaller payload; the broker sets the limit (MINIQUEUE_MAX_PAYLOAD_BYTES).', EXIT.failure, status);
     case 429:
@@ -104,6 +104,24 @@ async function forbiddenHint(error: BrokerError, context: FailureContext): Promi
   const has = principal ? `Your key (${principal.name}) has: ${principal.scopes.join(', ') || 'no scopes'}. ` : '';
   const scope = needed ? `the scope ${needed}` : 'the right scope';
   return `${has}Use a key with ${scope} (--api-key, or \`miniqueue login\`); an admin registers one with \`miniqueue clients:create NAME --scope ${needed ?? 'SCOPE'}\`.`;
+}
+
+/** What to do about a 409, by its code; a conflict without a known code still gets a hint that holds for all. */
+const CONFLICTS: Record<string, string> = {
+  topic_exists: 'Pick another name; `miniqueue topics:list` shows the existing ones.',
+  queue_exists: 'Pick another name; `miniqueue queues:list` shows the existing ones.',
+  client_exists: 'Pick another name, or give that client a new key with `miniqueue clients:rotate NAME`.',
+  topic_has_queues: '`miniqueue topics:list` shows the queues bound to each topic; delete them with `miniqueue queues:delete`.',
+  idempotency_conflict: 'A key stands for one message: send a new --idempotency-key for a different topic, payload or headers.',
+  message_not_dead: 'Only dead messages can be replayed; `miniqueue dlq:list` shows them.',
+  message_not_unacked:
+    'Only a claimed (UNACKED) message can be acked, nacked or extended; `miniqueue messages:list QUEUE` shows its status.',
+  lease_lost:
+    'Only the consumer holding a message (same key, same --instance) can ack, nack or extend it, until it is redelivered; `miniqueue messages:list QUEUE` shows its status.',
+};
+
+function conflictHint(error: BrokerError): string {
+  return (error.code ? CONFLICTS[error.code] : undefined) ?? "The broker's state does not allow this now; look at it again (the list commands) and retry.";
 }
 
 const LISTERS: Record<string, string> = {

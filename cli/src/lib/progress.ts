@@ -1,4 +1,3 @@
-import { SingleBar } from 'cli-progress';
 
 export interface Progress {
   advance(count: number): void;
@@ -11,8 +10,10 @@ const silent: Progress = { advance: () => undefined, stop: () => undefined };
  * A bar on stderr, so stdout stays clean for results. Forced on where stderr is not a terminal
  * (a log file, CI) it writes a plain line every two seconds instead of redrawing.
  */
-export function progressBar(total: number, show: boolean): Progress {
+export async function progressBar(total: number, show: boolean): Promise<Progress> {
   if (!show) return silent;
+  // Loaded on use: every command module is loaded at start-up, and only a shown bar needs it.
+  const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({
     format: 'publishing |{bar}| {value}/{total} messages | {percentage}% | {eta_formatted} left',
     stream: process.stderr,

@@ -40,6 +40,25 @@ describe('describeBrokerError', () => {
     expect(failure.hint).toMatch(/^Use a key with the right scope/);
   });
 
+  it('409 has a hint too, by the code of the conflict', async () => {
+    const cases: Array<[string | undefined, RegExp]> = [
+      ['client_exists', /`miniqueue clients:rotate NAME`/],
+      ['queue_exists', /`miniqueue queues:list` shows the existing ones/],
+      ['topic_has_queues', /`miniqueue queues:delete`/],
+      ['idempotency_conflict', /new --idempotency-key/],
+      ['message_not_dead', /`miniqueue dlq:list`/],
+      ['lease_lost', /Only the consumer holding a message/],
+      ['message_not_unacked', /Only a claimed \(UNACKED\) message/],
+      ['a_code_from_a_newer_broker', /look at it again/],
+      [undefined, /look at it again/],
+    ];
+    for (const [code, hint] of cases) {
+      const failure = await describeIt(brokerError(409, 'Reworded', { code }));
+      expect(failure.exitCode, code).toBe(EXIT.conflict);
+      expect(failure.hint, code).toMatch(hint);
+    }
+  });
+
   it('404 says where to look, by the code of what was not found', async () => {
     expect((await describeIt(brokerError(404, 'Reworded', { code: 'queue_not_found' }))).hint).toBe('`miniqueue queues:list` shows the queues.');
     expect((await describeIt(brokerError(404, 'No queue found with the name q', { code: 'route_not_found' }))).hint).toMatch(/Check --url/);

@@ -1,10 +1,15 @@
+import { CLOSE_CODES } from '../contract.js';
+
 /** One frame of /ws/monitor: a transition on some broker instance, or a summary of many. */
 export interface MonitorEvent {
   /** CREATED, PUBLISHED, CONSUMED, ACKED, NACKED, REDELIVERED, DEAD, REPLAYED, … or EVENTS_DROPPED. */
   eventType: string;
   /** null for topic events and for the EVENTS_DROPPED marker. */
   queueName: string | null;
+  /** For people; `count` is the number to compute with. */
   detail: string;
+  /** How many messages (or created topics and queues) the event stands for: more than 1 for a summary or the drop marker. */
+  count: number;
   timestamp: string;
 }
 
@@ -12,7 +17,7 @@ export interface MonitorEvent {
 export const EVENTS_DROPPED = 'EVENTS_DROPPED';
 
 /** The close code of a socket whose credential was revoked, rotated or signed out. */
-export const CLOSE_CREDENTIAL_ENDED = 1008;
+export const CLOSE_CREDENTIAL_ENDED = CLOSE_CODES.credentialEnded;
 
 /** A frame as an event, or null when it is not one (nothing to show, never a reason to fail). */
 export function parseMonitorEvent(data: unknown): MonitorEvent | null {
@@ -27,7 +32,9 @@ export function parseMonitorEvent(data: unknown): MonitorEvent | null {
   const event = value as Record<string, unknown>;
   if (typeof event.eventType !== 'string' || typeof event.detail !== 'string' || typeof event.timestamp !== 'string') return null;
   const queueName = typeof event.queueName === 'string' ? event.queueName : null;
-  return { eventType: event.eventType, queueName, detail: event.detail, timestamp: event.timestamp };
+  // A broker older than `count` sends none: such an event stood for one message.
+  const count = typeof event.count === 'number' && Number.isInteger(event.count) && event.count >= 0 ? event.count : 1;
+  return { eventType: event.eventType, queueName, detail: event.detail, count, timestamp: event.timestamp };
 }
 
 /**

@@ -1,4 +1,12 @@
-import { QueuesApi, type Message, type MessagePage, type MessageStatus, type PurgeResult, type Queue } from '../generated/index.js';
+import {
+  QueuesApi,
+  type Message,
+  type MessagePage,
+  type MessageStatus,
+  type PurgeResult,
+  type Queue,
+  type UpdateQueueRequest,
+} from '../generated/index.js';
 import type { Transport } from '../http/transport.js';
 import type { CallOptions } from '../options.js';
 import { paginate } from './paginate.js';
@@ -8,6 +16,16 @@ export interface CreateQueueOptions extends CallOptions {
   ackTimeoutSeconds?: number;
   /** Redeliveries allowed before a message goes to the dead-letter queue, 0..100. Default 5. */
   maxRetries?: number;
+}
+
+/** The settings to change; those left out keep their value. */
+export interface QueueChanges {
+  /** Lease length of a claimed message, 1..43200 seconds (leases taken from now on). */
+  ackTimeoutSeconds?: number;
+  /** Redeliveries allowed before a message goes to the dead-letter queue, 0..100. */
+  maxRetries?: number;
+  /** Hours acked messages are kept, 0..8760; null follows the broker's default again. */
+  ackedRetentionHours?: number | null;
 }
 
 export interface ListMessagesOptions extends CallOptions {
@@ -32,6 +50,17 @@ export function queuesResource(t: Transport) {
           max_retries: options.maxRetries,
         },
       }),
+    /** One queue and its settings (view). */
+    get: (name: string, options?: CallOptions): Promise<Queue> => t.api(QueuesApi, options).getQueue({ queue: name }),
+    /** Changes the settings given and keeps the others (admin). */
+    update: (name: string, changes: QueueChanges, options?: CallOptions): Promise<Queue> => {
+      const request: UpdateQueueRequest = {
+        ack_timeout_seconds: changes.ackTimeoutSeconds,
+        max_retries: changes.maxRetries,
+        acked_retention_hours: changes.ackedRetentionHours,
+      };
+      return t.api(QueuesApi, options).updateQueue({ queue: name, updateQueueRequest: request });
+    },
     /** Every queue (view). */
     list: (options?: CallOptions): Promise<Queue[]> => t.api(QueuesApi, options).listQueues(),
     /** Deletes a queue and all its messages (admin). */

@@ -27,11 +27,16 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('topics and queues', () => {
-  it('creates, lists and deletes them', async () => {
+  it('creates, lists, reads, changes and deletes them', async () => {
     expect(await admin.topics.create('Shop.Orders')).toMatchObject({ name: 'shop.orders', created_at: expect.any(Date) });
     const queue = await admin.queues.create('shop-mail', 'shop.orders', { ackTimeoutSeconds: 10, maxRetries: 2 });
     expect(queue).toMatchObject({ name: 'shop-mail', topic_name: 'shop.orders', ack_timeout_seconds: 10, max_retries: 2 });
     await admin.queues.create('shop-stock', 'shop.orders');
+    expect(await admin.queues.get('Shop-Mail')).toMatchObject({ name: 'shop-mail', ack_timeout_seconds: 10, acked_retention_hours: null });
+    const changed = await admin.queues.update('shop-mail', { maxRetries: 7, ackedRetentionHours: 48 });
+    expect(changed).toMatchObject({ ack_timeout_seconds: 10, max_retries: 7, acked_retention_hours: 48 });
+    expect((await admin.queues.update('shop-mail', { ackedRetentionHours: null })).acked_retention_hours).toBeNull();
+    await expect(admin.queues.get('nowhere')).rejects.toBeInstanceOf(NotFoundError);
 
     expect(await admin.topics.list()).toContainEqual(expect.objectContaining({ name: 'shop.orders', queues: ['shop-mail', 'shop-stock'] }));
     expect((await admin.queues.list()).map((q) => q.name)).toEqual(expect.arrayContaining(['shop-mail', 'shop-stock']));

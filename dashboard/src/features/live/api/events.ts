@@ -7,12 +7,3 @@ export const FEED_LIMIT = 50;
 export function appendToFeed(feed: readonly MonitorEvent[], arrived: readonly MonitorEvent[], limit = FEED_LIMIT): MonitorEvent[] {
   return [...arrived].reverse().concat(feed).slice(0, limit);
 }
-
-/**
- * How many messages one event stands for: a large statement arrives as one summary event
- * ("500 messages published to q"), everything else is one message.
- */
-export function messagesIn(event: MonitorEvent): number {
-  const summary = /^(\d+) messages /.exec(event.detail);
-  return summary ? Number(summary[1]) : 1;
-}

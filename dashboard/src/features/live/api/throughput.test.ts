@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { recentRate, ThroughputCounter } from './throughput';
 
-const at = (type: string, detail = 'Message x') => ({ eventType: type, queueName: 'q', detail, timestamp: '' });
+const at = (type: string, count = 1) => ({ eventType: type, queueName: 'q', detail: 'for people only', count, timestamp: '' });
 
 describe('throughput', () => {
   it('counts published and acked messages per second, and nothing else', () => {
     const counter = new ThroughputCounter(5);
     const t = 1_000_000_000_000;
     counter.record(at('PUBLISHED'), t);
-    counter.record(at('PUBLISHED', '40 messages published to q'), t + 200);
+    counter.record(at('PUBLISHED', 40), t + 200);
     counter.record(at('ACKED'), t + 1500);
     counter.record(at('CONSUMED'), t + 1500);
     counter.record(at('DEAD'), t + 1500);

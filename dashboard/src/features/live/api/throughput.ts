@@ -1,5 +1,4 @@
 import type { MonitorEvent } from '@miniqueue/sdk';
-import { messagesIn } from './events';
 
 export interface Series {
   /** Messages per second, oldest first, one entry per second of the window. */
@@ -21,7 +20,8 @@ export class ThroughputCounter {
     if (!kind) return;
     const second = Math.floor(nowMs / 1000);
     const bucket = this.buckets.get(second) ?? { published: 0, acked: 0 };
-    bucket[kind] += messagesIn(event);
+    // A summary of a burst stands for `count` messages.
+    bucket[kind] += event.count;
     this.buckets.set(second, bucket);
     this.prune(second);
   }

@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FeedList } from './FeedList';
 
-const event = (eventType: string, detail: string) => ({ eventType, queueName: 'q', detail, timestamp: '2026-11-29T10:00:00.000Z' });
+const event = (eventType: string, detail: string) => ({ eventType, queueName: 'q', detail, count: 1, timestamp: '2026-11-29T10:00:00.000Z' });
 
 describe('the feed list', () => {
   it('shows each event with its type, newest first as given', () => {

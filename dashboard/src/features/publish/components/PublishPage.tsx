@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PublishResult } from '@miniqueue/sdk';
+import { LIMITS, type PublishResult } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
 import { formatCount } from '../../../lib/format';
 import { checkJson, utf8Bytes } from '../../../lib/json';
@@ -17,7 +17,7 @@ import { HeaderRows } from './HeaderRows';
 import { PublishOutcome } from './PublishOutcome';
 
 /** The broker's default limit; a larger payload is refused with 413, and the message says so. */
-const PAYLOAD_LIMIT = 262_144;
+const PAYLOAD_LIMIT = LIMITS.defaultPayloadBytes;
 
 export function PublishPage() {
   const { mq } = useSession();

@@ -1,0 +1,40 @@
+import { Flags } from '@oclif/core';
+import type { NackResult } from '@miniqueue/sdk';
+import { arg } from '../lib/args.js';
+import { instanceFlag } from '../lib/holder.js';
+import { BrokerCommand } from '../base/brokerCommand.js';
+
+export default class Nack extends BrokerCommand<typeof Nack> {
+  static summary = 'Reject a claimed message: back to its queue, or to the dead-letter queue.';
+
+  static description = `By default the message is PENDING again (its retry count goes up by one; past the queue's max retries it goes DEAD instead). With --requeue=false it goes straight to the dead-letter queue. --delay keeps a requeued message out of reach for that many seconds (a back-off). Only the consumer holding the message may nack it.`;
+
+  static examples = [
+    '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90',
+    '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90 --delay 30',
+    '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90 --requeue=false',
+  ];
+
+  static args = {
+    id: arg('Id of the message to reject.'),
+  };
+
+  static flags = {
+    // A value rather than a switch, so that `--requeue=false` reads as it does in the API.
+    requeue: Flags.string({ summary: 'true: back to the queue; false: to the dead-letter queue.', options: ['true', 'false'], default: 'true' }),
+    delay: Flags.integer({ summary: 'Seconds (0-900) before a requeued message can be claimed again.', min: 0, max: 900 }),
+    ...instanceFlag,
+  };
+
+  protected instanceId(): string | undefined {
+    return this.flags.instance;
+  }
+
+  async run(): Promise<NackResult> {
+    const requeue = this.flags.requeue === 'true';
+    const result = await (await this.broker()).nack(this.args.id, { requeue, delaySeconds: this.flags.delay });
+    const where = result.status === 'DEAD' ? 'now DEAD, in the dead-letter queue' : 'PENDING again';
+    this.log(`Rejected ${result.message_id}: ${where}.`);
+    return result;
+  }
+}

@@ -1,0 +1,75 @@
+import { percentile, type BenchStats, type Snapshot } from './stats.js';
+
+export interface BenchSettings {
+  producers: number;
+  consumers: number;
+  size: number;
+  publish_batch: number;
+  receive_batch: number;
+  queues: number;
+  duration_seconds: number;
+  prefill: number;
+}
+
+export interface BenchReport {
+  url: string;
+  settings: BenchSettings;
+  /** Seconds measured: the rates count what was done in them. */
+  seconds: number;
+  /** Totals, including the requests that were under way when the clock stopped. */
+  published: number;
+  acked: number;
+  published_per_second: number;
+  acked_per_second: number;
+  /** Copies stored and not acked when the run ended. */
+  backlog: number;
+  /** Publish to ack, in milliseconds, of the messages published during the run. */
+  latency_ms: { p50: number | null; p95: number | null; p99: number | null; max: number | null; samples: number };
+  errors: { total: number; by_kind: Record<string, number> };
+}
+
+const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+
+export function benchReport(url: string, settings: BenchSettings, stats: BenchStats, snapshot: Snapshot): BenchReport {
+  const { seconds } = snapshot;
+  const sorted = Float64Array.from(stats.latenciesMs).sort();
+  const samples = Array.from(sorted);
+  return {
+    url,
+    settings,
+    seconds: round(seconds)!,
+    published: stats.published,
+    acked: stats.acked,
+    published_per_second: Math.round(snapshot.published / seconds),
+    acked_per_second: Math.round(snapshot.acked / seconds),
+    backlog: stats.backlog,
+    latency_ms: {
+      p50: round(percentile(samples, 50)),
+      p95: round(percentile(samples, 95)),
+      p99: round(percentile(samples, 99)),
+      max: round(samples.length ? samples[samples.length - 1] : null),
+      samples: samples.length,
+    },
+    errors: { total: stats.errorCount, by_kind: Object.fromEntries(stats.errors) },
+  };
+}
+
+const n = (value: number) => value.toLocaleString('en-US');
+const ms = (value: number | null) => (value === null ? '-' : `${value} ms`);
+
+export function renderReport(report: BenchReport): string {
+  const { latency_ms: latency, errors } = report;
+  const kinds = Object.entries(errors.by_kind).map(([kind, count]) => `${kind}: ${n(count)}`);
+  return [
+    `published  ${n(report.published_per_second)} msg/s (${n(report.published)} in ${report.seconds} s)`,
+    `acked      ${n(report.acked_per_second)} msg/s (${n(report.acked)})`,
+    `latency    publish to ack p50 ${ms(latency.p50)}, p95 ${ms(latency.p95)}, p99 ${ms(latency.p99)} (${n(latency.samples)} messages)`,
+    `backlog    ${n(report.backlog)} left unacked`,
+    `errors     ${n(errors.total)}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
+  ].join('\n');
+}
+
+/** One progress line: rates over the last interval, the backlog and errors so far. */
+export function progressLine(elapsedSeconds: number, sentPerSecond: number, ackedPerSecond: number, stats: BenchStats): string {
+  return `${String(Math.round(elapsedSeconds)).padStart(4)}s  sent ${n(Math.round(sentPerSecond))}/s  acked ${n(Math.round(ackedPerSecond))}/s  backlog ${n(stats.backlog)}  errors ${n(stats.errorCount)}`;
+}

@@ -1,0 +1,95 @@
+import type * as Sdk from '@miniqueue/sdk';
+import { performance } from 'node:perf_hooks';
+import { keepAliveFetch } from './keepAliveFetch.js';
+import { prefill } from './prefill.js';
+import { benchReport, progressLine, type BenchReport, type BenchSettings } from './report.js';
+import { BenchStats, type Snapshot } from './stats.js';
+import { createTopology } from './topology.js';
+import { consumer, producer } from './workers.js';
+
+export interface BenchRun {
+  sdk: typeof Sdk;
+  url: string;
+  adminKey: string;
+  settings: BenchSettings;
+  /** Ends the run early (Ctrl-C); what was measured so far is reported. */
+  interrupt: AbortSignal;
+  progress: (line: string) => void;
+  /** Where cleanup problems are told. */
+  warn: (line: string) => void;
+}
+
+/** Long poll of consumers while producers run: an empty queue is waited on, not polled in a loop. */
+const CONSUMER_WAIT_SECONDS = 1;
+
+export async function runBench(run: BenchRun): Promise<BenchReport> {
+  const { settings } = run;
+  const http = keepAliveFetch(settings.producers + settings.consumers + 2);
+  // One attempt per request: a load test counts errors, it does not hide them behind retries.
+  const client = (apiKey: string) => new run.sdk.MiniQueue({ url: run.url, apiKey, fetch: http.fetch, retry: { attempts: 1 } });
+  const topology = await createTopology(client(run.adminKey), settings.queues);
+  try {
+    const publisher = client(topology.producerKey);
+    const claimer = client(topology.consumerKey);
+    const stats = new BenchStats();
+    if (settings.prefill > 0) {
+      await prefill(publisher, topology.topic, settings.prefill, settings.size);
+      stats.stored += settings.prefill * topology.queues.length;
+    }
+    const snapshot = await measure(run, stats, (stop) => [
+      ...Array.from({ length: settings.producers }, () =>
+        producer(publisher, { topic: topology.topic, size: settings.size, batch: settings.publish_batch }, stats, stop),
+      ),
+      ...Array.from({ length: settings.consumers }, (_, i) =>
+        consumer(
+          claimer,
+          {
+            queue: topology.queues[i % topology.queues.length],
+            batch: settings.receive_batch,
+            // With nothing being published, a consumer is done when its queue answers empty.
+            waitSeconds: settings.producers > 0 ? CONSUMER_WAIT_SECONDS : 0,
+          },
+          stats,
+          stop,
+        ),
+      ),
+    ]);
+    return benchReport(run.url, settings, stats, snapshot);
+  } finally {
+    for (const problem of await topology.remove()) run.warn(`Cleanup failed: ${problem}`);
+    http.close();
+  }
+}
+
+/**
+ * Runs the workers until the duration ends, the interrupt fires or they all finish. Rates count
+ * what was done when the clock stopped; the requests then under way finish afterwards (at most
+ * a consumer's long poll), so nothing is cut off mid-request.
+ */
+async function measure(run: BenchRun, stats: BenchStats, start: (stop: AbortSignal) => Array<Promise<void>>): Promise<Snapshot> {
+  const stop = new AbortController();
+  const started = performance.now();
+  let final: Snapshot | undefined;
+  const halt = () => {
+    final ??= { seconds: (performance.now() - started) / 1000, published: stats.published, acked: stats.acked };
+    stop.abort();
+  };
+  const timer = setTimeout(halt, run.settings.duration_seconds * 1000);
+  run.interrupt.addEventListener('abort', halt, { once: true });
+  let last = { at: started, published: 0, acked: 0 };
+  const ticker = setInterval(() => {
+    const at = performance.now();
+    const elapsed = (at - last.at) / 1000;
+    run.progress(progressLine((at - started) / 1000, (stats.published - last.published) / elapsed, (stats.acked - last.acked) / elapsed, stats));
+    last = { at, published: stats.published, acked: stats.acked };
+  }, 1000);
+  try {
+    await Promise.all(start(stop.signal));
+  } finally {
+    halt();
+    clearTimeout(timer);
+    clearInterval(ticker);
+    run.interrupt.removeEventListener('abort', halt);
+  }
+  return final!;
+}
