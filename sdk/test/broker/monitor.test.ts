@@ -55,7 +55,8 @@ describe('the monitor', () => {
     await until(() => published(seen.events, 'watched-a').length > 0, 10_000, 'PUBLISHED');
     const [event] = published(seen.events, 'watched-a');
     expect(event.detail).toContain(id);
-    expect(Object.keys(event).sort()).toEqual(['detail', 'eventType', 'queueName', 'timestamp']);
+    expect(Object.keys(event).sort()).toEqual(['count', 'detail', 'eventType', 'queueName', 'timestamp']);
+    expect(event.count).toBe(1);
 
     await monitor.stop();
     expect(seen.statuses).toEqual(['connecting', 'open', 'stopped']);
@@ -144,12 +145,14 @@ describe('stopping', () => {
 });
 
 describe('a monitor frame', () => {
-  const frame = { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message 1 published to q', timestamp: '2026-01-01T00:00:00Z' };
+  const frame = { eventType: 'PUBLISHED', queueName: 'q', detail: 'Message 1 published to q', count: 1, timestamp: '2026-01-01T00:00:00Z' };
 
   it('is read when it has the event’s fields, and refused otherwise', () => {
     expect(parseMonitorEvent(JSON.stringify(frame))).toEqual(frame);
     expect(parseMonitorEvent(JSON.stringify({ ...frame, eventType: EVENTS_DROPPED, queueName: null }))?.queueName).toBeNull();
     expect(parseMonitorEvent(JSON.stringify({ ...frame, extra: 1 }))).toEqual(frame);
+    const { count: _, ...withoutCount } = frame;
+    expect(parseMonitorEvent(JSON.stringify(withoutCount))).toEqual(frame); // a broker from before count
     expect(parseMonitorEvent('not json')).toBeNull();
     expect(parseMonitorEvent(JSON.stringify({ eventType: 'PUBLISHED' }))).toBeNull();
     expect(parseMonitorEvent(JSON.stringify([1, 2]))).toBeNull();
