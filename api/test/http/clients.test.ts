@@ -47,6 +47,23 @@ describe('clients and API keys', () => {
     expect((await b.get('/api/v1/auth/me', rotated.body.api_key)).body).toEqual({ name: 'rotating', kind: 'client', scopes: ['view'] });
   });
 
+  it('the instance that rotates or revokes a key refuses it from its next request on, notification or not', async () => {
+    const c = await startTestBroker({ databaseUrl: a.databaseUrl, adminKey: a.adminKey });
+    try {
+      // c hears no client changes from the database, as when the notification is still on its way.
+      c.broker.context.bus.removeAllListeners('auth');
+      const rotating = await c.clientKey('rotating-here', ['view']);
+      const revoked = await c.clientKey('revoked-here', ['view']);
+      for (const key of [rotating, revoked]) expect((await c.get('/api/v1/auth/me', key)).status).toBe(200); // cached on c
+      expect((await c.post('/api/v1/clients/rotating-here/rotate', undefined, c.adminKey)).status).toBe(200);
+      expect((await c.get('/api/v1/auth/me', rotating)).status).toBe(401);
+      expect((await c.del('/api/v1/clients/revoked-here', c.adminKey)).status).toBe(204);
+      expect((await c.get('/api/v1/auth/me', revoked)).status).toBe(401);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('revocation kills the key on every instance; the name can be registered again', async () => {
     const key = await a.clientKey('leaving', ['view']);
     expect((await b.get('/api/v1/topics', key)).status).toBe(200);

@@ -31,7 +31,12 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     method: 'POST',
     path: '/clients/{name}/rotate',
     options: { ...access('admin'), validate: { params: pathParams } },
-    handler: (request) => rotateClient(ctx.pool, request.params.name),
+    handler: async (request) => {
+      const rotated = await rotateClient(ctx.pool, request.params.name);
+      // This instance forgets the old key before it answers; the others when the notification arrives.
+      ctx.credentials.invalidate();
+      return rotated;
+    },
   });
   server.route<{ Params: { name: string } }>({
     method: 'DELETE',
@@ -39,6 +44,7 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request, h) => {
       await revokeClient(ctx.pool, request.params.name);
+      ctx.credentials.invalidate();
       return h.response().code(204);
     },
   });
