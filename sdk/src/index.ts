@@ -13,6 +13,7 @@ export type {
 export type { CreateQueueOptions, ListMessagesOptions, QueueChanges, QueuesResource } from './resources/queues.js';
 export type { ListDeadLettersOptions, ReplayAllOptions, DeadLettersResource } from './resources/deadLetters.js';
 export type { TopicsResource } from './resources/topics.js';
+export { replayInfo, type ReplayInfo, type ReplayFrom, type ReplayHistoryOptions, type HistoryResource } from './resources/history.js';
 export type { ClientsResource } from './resources/clients.js';
 export type { DashboardResource } from './resources/dashboard.js';
 export type { AuthResource } from './resources/auth.js';

@@ -8,6 +8,7 @@ import { settleRoutes } from './routes/settle.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { clientRoutes } from './routes/clients.js';
 import { authRoutes } from './routes/auth.js';
+import { historyReplayRoutes } from './routes/historyReplay.js';
 
 /** Where the API lives: given once, when the plugin is registered (see server.ts). */
 export const API_PREFIX = '/api/v1';
@@ -24,5 +25,6 @@ export const apiPlugin: Plugin<AppContext> = {
     dashboardRoutes(server, ctx);
     clientRoutes(server, ctx);
     authRoutes(server, ctx);
+    historyReplayRoutes(server, ctx);
   },
 };

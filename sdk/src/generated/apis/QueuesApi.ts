@@ -15,6 +15,16 @@ import {
     CreateQueueRequestToJSON,
 } from '../models/CreateQueueRequest.js';
 import {
+    type HistoryReplayRequest,
+    HistoryReplayRequestFromJSON,
+    HistoryReplayRequestToJSON,
+} from '../models/HistoryReplayRequest.js';
+import {
+    type HistoryReplayResult,
+    HistoryReplayResultFromJSON,
+    HistoryReplayResultToJSON,
+} from '../models/HistoryReplayResult.js';
+import {
     type MessagePage,
     MessagePageFromJSON,
     MessagePageToJSON,
@@ -61,6 +71,12 @@ export interface ListQueueMessagesRequest {
 
 export interface PurgeQueueRequest {
     queue: string;
+}
+
+export interface ReplayQueueHistoryRequest {
+    queue: string;
+    historyReplayRequest: HistoryReplayRequest | null;
+    idempotencyKey?: string;
 }
 
 export interface UpdateQueueOperationRequest {
@@ -403,6 +419,75 @@ export class QueuesApi extends runtime.BaseAPI {
      */
     async purgeQueue(requestParameters: PurgeQueueRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PurgeResult> {
         const response = await this.purgeQueueRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for replayQueueHistory without sending the request
+     */
+    async replayQueueHistoryRequestOpts(requestParameters: ReplayQueueHistoryRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling replayQueueHistory().'
+            );
+        }
+
+        if (requestParameters['historyReplayRequest'] == null) {
+            throw new runtime.RequiredError(
+                'historyReplayRequest',
+                'Required parameter "historyReplayRequest" was null or undefined when calling replayQueueHistory().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}/replay`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: HistoryReplayRequestToJSON(requestParameters['historyReplayRequest']),
+        };
+    }
+
+    /**
+     * Seeks a queue back in time: every acked message of the queue still kept in its history (`acked_retention_hours`) that was published at or after `since`, or after the message `after_id`, is delivered again as a new PENDING message, in publish order: a new `message_id`, `retry_count` 0, published now, with the original\'s payload and headers plus the broker\'s reserved headers `miniqueue-replay-of` (the original id), `miniqueue-original-published-at`, `miniqueue-replay-id` (this request) and `miniqueue-redelivered: \"true\"`. Only messages acked before the request are replayed (so the copies it makes are not replayed by it again), and copies made by earlier replays are never replayed (their originals are). Only this queue receives the copies, not the topic\'s other queues.  A start earlier than the queue\'s history reaches back (now minus its retention) is `409` `history_not_retained`, naming the earliest start that is complete; so is any start on a queue that keeps no acked messages. With `dry_run: true` nothing is copied and `messages` says how many would be. An `after_id` that is not a message of this queue is `404`.  Large replays are copied in batches of 1,000, each in its own transaction that also records how far the request got. With an `Idempotency-Key`, the same key on the same queue is the same request: a repeat (after a timeout, or concurrently) continues from where the request got and answers with its total, never copying a message twice; the same key with another start is `409` `idempotency_conflict`. Without a key every call is a new replay. Keys are remembered for 24 hours. 
+     * Replay a queue\'s acked messages from its history
+     */
+    async replayQueueHistoryRaw(requestParameters: ReplayQueueHistoryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<HistoryReplayResult>> {
+        const requestOptions = await this.replayQueueHistoryRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => HistoryReplayResultFromJSON(jsonValue));
+    }
+
+    /**
+     * Seeks a queue back in time: every acked message of the queue still kept in its history (`acked_retention_hours`) that was published at or after `since`, or after the message `after_id`, is delivered again as a new PENDING message, in publish order: a new `message_id`, `retry_count` 0, published now, with the original\'s payload and headers plus the broker\'s reserved headers `miniqueue-replay-of` (the original id), `miniqueue-original-published-at`, `miniqueue-replay-id` (this request) and `miniqueue-redelivered: \"true\"`. Only messages acked before the request are replayed (so the copies it makes are not replayed by it again), and copies made by earlier replays are never replayed (their originals are). Only this queue receives the copies, not the topic\'s other queues.  A start earlier than the queue\'s history reaches back (now minus its retention) is `409` `history_not_retained`, naming the earliest start that is complete; so is any start on a queue that keeps no acked messages. With `dry_run: true` nothing is copied and `messages` says how many would be. An `after_id` that is not a message of this queue is `404`.  Large replays are copied in batches of 1,000, each in its own transaction that also records how far the request got. With an `Idempotency-Key`, the same key on the same queue is the same request: a repeat (after a timeout, or concurrently) continues from where the request got and answers with its total, never copying a message twice; the same key with another start is `409` `idempotency_conflict`. Without a key every call is a new replay. Keys are remembered for 24 hours. 
+     * Replay a queue\'s acked messages from its history
+     */
+    async replayQueueHistory(requestParameters: ReplayQueueHistoryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<HistoryReplayResult> {
+        const response = await this.replayQueueHistoryRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

@@ -40,6 +40,7 @@
  * | `message_not_unacked` | 409 | The message is not UNACKED (it is PENDING, ACKED or DEAD), so it cannot be settled or extended. |
  * | `message_not_dead` | 409 | Only a DEAD message can be replayed or deleted from the dead-letter queue. |
  * | `lease_lost` | 409 | Another consumer holds the message, or this consumer's lease ran out and it was redelivered. |
+ * | `history_not_retained` | 409 | A replay from history would start before the queue's acked retention reaches back (or the queue keeps none). |
  * | `payload_too_large` | 413 | The payload or the request body is over the limit. |
  * | `unsupported_media_type` | 415 | A request body that is not `application/json`. |
  * | `rate_limited` | 429 | Too many requests (or WebSockets, or failed handshakes); retry after `Retry-After`. |
@@ -78,6 +79,7 @@ export const ErrorCode = {
     MessageNotUnacked: 'message_not_unacked',
     MessageNotDead: 'message_not_dead',
     LeaseLost: 'lease_lost',
+    HistoryNotRetained: 'history_not_retained',
     PayloadTooLarge: 'payload_too_large',
     UnsupportedMediaType: 'unsupported_media_type',
     RateLimited: 'rate_limited',

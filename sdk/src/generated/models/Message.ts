@@ -52,7 +52,7 @@ export interface Message {
      */
     payload: string;
     /**
-     * String-to-string metadata carried with the message; may be empty. At most 50 headers, names of at most 200 characters (the empty name included), values of at most 4,096 characters; neither may contain NUL or an unpaired UTF-16 surrogate. A bad name is reported on the field `headers`, a bad value on `headers.<name>`.
+     * A message's headers as delivered: the publisher's, plus on a copy replayed from history the broker's four `miniqueue-` headers (`miniqueue-replay-of`, `miniqueue-original-published-at`, `miniqueue-replay-id`, `miniqueue-redelivered`).
      * @type {{ [key: string]: string; }}
      * @memberof Message
      */

@@ -20,6 +20,8 @@ export * from './ExtendRequest.js';
 export * from './ExtendResult.js';
 export * from './FieldError.js';
 export * from './Health.js';
+export * from './HistoryReplayRequest.js';
+export * from './HistoryReplayResult.js';
 export * from './Info.js';
 export * from './Me.js';
 export * from './Message.js';

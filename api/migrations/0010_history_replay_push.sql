@@ -1,0 +1,24 @@
+-- Replay from history: each replay request is a row, and its cursor moves with every batch in the
+-- same transaction as the batch's copies. A retried request (same idempotency key) or a second
+-- instance running the same request continues from the cursor instead of copying again.
+CREATE TABLE history_replay (
+  id                 uuid PRIMARY KEY,
+  queue_name         text NOT NULL REFERENCES queue (name) ON DELETE CASCADE,
+  -- The caller's Idempotency-Key, when it gave one: the same key on the same queue is the same request.
+  idempotency_key    text,
+  -- Messages published after (published_at, seq) > (from_published_at, from_seq) are replayed:
+  -- `since` T is (T, 0); `after_id` is the anchor message's own (published_at, seq).
+  from_published_at  timestamptz NOT NULL,
+  from_seq           bigint NOT NULL,
+  -- Only messages acked by the time the request was made: the replay's own copies, acked while it
+  -- runs, are never replayed by it.
+  until_acked_at     timestamptz NOT NULL,
+  -- Where the next batch starts, along message_acked_queue_idx (available_at, seq).
+  cursor_available_at timestamptz NOT NULL,
+  cursor_seq         bigint NOT NULL,
+  replayed           bigint NOT NULL DEFAULT 0,
+  finished_at        timestamptz,
+  created_at         timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (queue_name, idempotency_key)
+);
+CREATE INDEX history_replay_created_idx ON history_replay (created_at);
