@@ -109,7 +109,7 @@ if grep -E '"level":(50|60)' "$REPORTS/broker.log" >/dev/null; then
   echo "The broker logged errors during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi
-if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
+if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst|mqwh)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
   echo "A secret reached the broker's log during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi

@@ -22,3 +22,20 @@ CREATE TABLE history_replay (
   UNIQUE (queue_name, idempotency_key)
 );
 CREATE INDEX history_replay_created_idx ON history_replay (created_at);
+
+-- Push: a queue may have one HTTPS endpoint the broker POSTs its messages to. The signing secret
+-- must be usable to sign, so it cannot be a hash: it is stored encrypted (AES-256-GCM) under a key
+-- that lives only in the instances' environment (MINIQUEUE_PUSH_SECRET_KEY). After a rotation the
+-- previous secret also signs for a while, so receivers can switch without refusing deliveries.
+CREATE TABLE queue_push (
+  queue_name                 text PRIMARY KEY REFERENCES queue (name) ON DELETE CASCADE,
+  url                        text NOT NULL,
+  max_in_flight              integer NOT NULL CHECK (max_in_flight BETWEEN 1 AND 100),
+  timeout_seconds            integer NOT NULL CHECK (timeout_seconds BETWEEN 1 AND 60),
+  secret_sealed              text NOT NULL,
+  previous_secret_sealed     text,
+  previous_secret_until      timestamptz,
+  secret_rotated_at          timestamptz NOT NULL DEFAULT now(),
+  created_at                 timestamptz NOT NULL DEFAULT now(),
+  updated_at                 timestamptz NOT NULL DEFAULT now()
+);

@@ -41,6 +41,8 @@ import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
 import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
 import { realtimePlugin } from './realtime/plugin.js';
+import { PushTargets } from './push/targets.js';
+import { PushWorker } from './push/pushWorker.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -120,9 +122,12 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   });
   // One set of buckets for HTTP requests and WebSocket handshakes alike.
   const rateLimits = new RateLimits(config.rateLimit);
+  const pushTargets = new PushTargets(config.push);
   const context: AppContext = {
-    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION,
+    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION, pushTargets,
   };
+  // Delivers push queues' messages; without MINIQUEUE_PUSH_SECRET_KEY it starts and does nothing.
+  const pushWorker = new PushWorker({ pool, settler, changes, config: config.push, instanceId, targets: pushTargets, logError: (message, error) => logError(message, error) });
 
   const drain = new ConnectionDrain(server.listener);
   const wakeups = new Wakeups({ changes, bus, waiters, instanceId });
@@ -178,5 +183,5 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck], http };
+  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck, pushWorker], http };
 }

@@ -10,6 +10,7 @@ import type { Changes } from '../realtime/changes.js';
 import type { NotificationSender } from '../realtime/notificationSender.js';
 import type { Metrics } from '../metrics.js';
 import type { RateLimits } from './rateLimit.js';
+import type { PushTargets } from '../push/targets.js';
 
 /** What route handlers need; built once per server. */
 export interface AppContext {
@@ -30,4 +31,6 @@ export interface AppContext {
   /** This instance, as the others know it in notifications. */
   instanceId: string;
   version: string;
+  /** Where push endpoints may be (checked when one is set, and before every delivery). */
+  pushTargets: PushTargets;
 }
