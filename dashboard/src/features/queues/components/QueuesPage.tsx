@@ -10,6 +10,7 @@ import { useRefreshOnActivity } from '../../live/components/MonitorProvider';
 import { loadQueueStats } from '../api/queues';
 import { QueueMessages } from './QueueMessages';
 import { HistoryReplay } from '../../history-replay/components/HistoryReplay';
+import { PushSettings } from '../../push/components/PushSettings';
 
 const COLUMNS: { key: 'pending' | 'unacked' | 'acked' | 'dead'; label: string; status: StatusName }[] = [
   { key: 'pending', label: 'Pending', status: 'PENDING' },
@@ -68,6 +69,7 @@ export function QueuesPage() {
                   <div className="border-t border-slate-100 bg-slate-50/70">
                     <QueueMessages queue={row.queue} />
                     <HistoryReplay queue={row.queue} />
+                    <PushSettings queue={row.queue} />
                   </div>
                 )}
               </li>
