@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, type TestBroker } from '../../api/test/helpers/broker.js';
 import { PUSH_ENV } from '../../api/test/push/support.js';
-import { as } from './helpers/broker.js';
+import { as, startBroker, type TestBroker } from './helpers/broker.js';
 import { json } from './helpers/cli.js';
 
 let broker: TestBroker;
 let admin: ReturnType<typeof as>;
 
 beforeAll(async () => {
-  broker = await startTestBroker({ listen: true, env: PUSH_ENV });
+  broker = await startBroker(PUSH_ENV);
   admin = as(broker);
   await admin('topics:create', 'hooks');
   await admin('queues:create', 'hooked', '--topic', 'hooks');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
 import { runCli, startCli, type CliResult } from './helpers/cli.js';
 import { oclifOptions } from '../bin/oclif-options.js';
+import { PUSH_ENV } from '../../api/test/push/support.js';
 
 /** What an API key looks like; a 12-character key prefix (mq_ + 9) is not one. */
 const KEY_PATTERN = /mq_[A-Za-z0-9_-]{20,}/g;
@@ -14,7 +15,7 @@ const keys = new Set<string>();
 const runs: Array<{ id: string; args: string[]; result: CliResult }> = [];
 
 beforeAll(async () => {
-  broker = await startBroker();
+  broker = await startBroker(PUSH_ENV);
   config = await tempConfigDir();
   keys.add(broker.adminKey);
 });
@@ -69,6 +70,11 @@ describe('keys in output', () => {
     await record(['health']);
     await record(['status']);
     await record(['status', '--json']);
+    await record(['queues:replay', 'secrets-q', '--since', '1h', '--dry-run']);
+    await record(['queues:push:set', 'secrets-q', 'http://127.0.0.1:9/hook']);
+    await record(['queues:push:get', 'secrets-q', '--json']);
+    await record(['queues:push:rotate-secret', 'secrets-q', '--json']);
+    await record(['queues:push:clear', 'secrets-q', '--yes']);
     await record(['queues:purge', 'secrets-q', '--yes']);
     await record(['queues:delete', 'secrets-q', '--yes', '--json']);
     await record(['topics:delete', 'secrets']);
