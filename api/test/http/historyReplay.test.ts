@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/pool.js';
 import { historyReplayBatch, historyReplayInsert, historyReplayLock } from '../../src/db/queries/historyReplay.js';
+import { idempotencyCleanup } from '../../src/jobs/idempotencyCleanup.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { publishOne, topology } from '../helpers/fixtures.js';
 
@@ -163,5 +164,15 @@ describe('large replays', () => {
       `SELECT count(*)::int AS n, count(DISTINCT headers->>'miniqueue-replay-of')::int AS originals FROM message WHERE queue_name = 'bulk-q'`,
     );
     expect(rows[0]).toEqual({ n: 2_500, originals: 2_500 });
+  });
+
+  it('forgets replay requests as old as idempotency keys; a repeat after that replays anew', async () => {
+    const before = (await mq.pool.query('SELECT count(*)::int AS n FROM history_replay')).rows[0].n;
+    expect(before).toBeGreaterThan(0);
+    await idempotencyCleanup(mq.pool, 24).runOnce();
+    expect((await mq.pool.query('SELECT count(*)::int AS n FROM history_replay')).rows[0].n).toBe(before);
+    await mq.pool.query(`UPDATE history_replay SET created_at = now() - interval '25 hours'`);
+    await idempotencyCleanup(mq.pool, 24).runOnce();
+    expect((await mq.pool.query('SELECT count(*)::int AS n FROM history_replay')).rows[0].n).toBe(0);
   });
 });
