@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
 import { PushWorker } from '../../src/push/pushWorker.js';
 import { PushTargets } from '../../src/push/targets.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
@@ -107,6 +108,30 @@ describe('push endpoints', () => {
     const [id] = await publishOne(mq, 'moved', 'x');
     await eventually(async () => (await statusOf(mq, id))?.status === 'DEAD', 'dead after the redirect');
     expect(receiver.received.filter((request) => request.path === '/elsewhere')).toEqual([]);
+  });
+});
+
+describe('an instance that dies while pushing', () => {
+  it('leaves a lease that runs out; the message is then redelivered by another instance', async () => {
+    await topology(mq, 'crash', [{ name: 'crash-q' }]);
+    receiver.answer = (_request, response) => response.end('ok');
+    expect((await setPush('crash-q', { url: `${receiver.url}/crash`, max_in_flight: 1 })).status).toBe(201);
+    // A pusher on another instance claimed these two, then died: its leases are still running.
+    const [first] = await publishOne(mq, 'crash', 'a');
+    const [second] = await publishOne(mq, 'crash', 'b');
+    await mq.pool.query(
+      `UPDATE message SET status = 'UNACKED', holder = 'push:dead-instance', consumer_id = 'push@dead', unacked_at = now(),
+              lease_expires_at = now() + interval '1 hour' WHERE id = $1`,
+      [first],
+    );
+    // Its lease counts against max_in_flight (1), on every instance: the second waits behind it.
+    const { rows } = await mq.pool.query(`SELECT count(*)::int AS n FROM message WHERE queue_name = 'crash-q' AND starts_with(holder, 'push:')`);
+    expect(rows[0].n).toBe(1);
+    await mq.pool.query(`UPDATE message SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [first]);
+    await leaseSweeper(mq.pool, mq.broker.context.changes).runOnce();
+    await eventually(async () => (await statusOf(mq, first))?.status === 'ACKED' && (await statusOf(mq, second))?.status === 'ACKED', 'both pushed');
+    const redelivered = receiver.received.find((request) => request.headers['miniqueue-message-id'] === first);
+    expect(redelivered?.headers['miniqueue-delivery-attempt']).toBe('2');
   });
 });
 
