@@ -1,3 +1,4 @@
+import { BrokerError } from '../errors.js';
 import { withTransaction, type Pool } from '../db/pool.js';
 import { messageClaim, messageUnclaim } from '../db/queries/messageClaim.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
@@ -102,7 +103,8 @@ export class PushWorker implements Service {
     if (transitions.some((t) => MAKES_CLAIMABLE.has(t.event) && this.endpoints.has(t.queue))) this.wake();
   };
 
-  private async refresh(): Promise<void> {
+  /** Reads the endpoints again now, rather than at the next ENDPOINTS_MS (tests; an endpoint just set here). */
+  async refresh(): Promise<void> {
     try {
       this.endpoints = new Map((await pushEndpointsAll(this.deps.pool)).map((endpoint) => [endpoint.queue_name, endpoint]));
       this.life.report(undefined);
@@ -182,8 +184,10 @@ export class PushWorker implements Service {
       } else {
         await this.deps.settler.nackOne(row.id, this.holder, { requeue: true, delaySeconds: this.backoffSeconds(row.retry_count) });
       }
-    } catch {
-      // The lease ran out meanwhile and the message was redelivered (or purged): nothing to settle.
+    } catch (error) {
+      // A 409 or 404: the lease ran out meanwhile and the message was redelivered (or purged), so
+      // there is nothing to settle. Anything else leaves the lease to run out, and it comes back.
+      if (!(error instanceof BrokerError && error.status < 500)) this.deps.logError(`push settle on ${endpoint.queue_name} failed`, error);
     }
   }
 

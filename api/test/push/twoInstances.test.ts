@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
 import { topology } from '../helpers/fixtures.js';
+import type { PushWorker } from '../../src/push/pushWorker.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { PUSH_ENV } from './support.js';
 
@@ -43,6 +44,9 @@ describe('push from two instances', () => {
     await topology(first, 'both', [{ name: 'both-q' }]);
     const set = await first.request('PUT', '/api/v1/queues/both-q/push', { body: { url: `${receiver.url}/both`, max_in_flight: 3 }, key: first.adminKey });
     expect(set.status).toBe(201);
+    // Both instances know the endpoint before the messages come (else one might do all the work).
+    const workers = [first, second].map((broker) => broker.broker.services.find((service) => service.name === 'push-worker') as PushWorker);
+    await Promise.all(workers.map((worker) => worker.refresh()));
     const messages = Array.from({ length: 60 }, (_, i) => ({ payload: `m${i}` }));
     const published = await first.post('/api/v1/topics/both/messages/batch', { messages }, first.adminKey);
     const ids: string[] = published.body.results.map((r: { message_ids: string[] }) => r.message_ids[0]);
