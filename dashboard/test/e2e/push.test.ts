@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PUSH_ENV } from '../../../api/test/push/support.js';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
+import { launchBrowser, newPage, PHONE, screenshot } from '../helpers/browser.js';
 import { signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
@@ -58,5 +58,15 @@ describe('push endpoint on the queue page', () => {
     await section.getByRole('button', { name: 'Remove…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove endpoint' }).click();
     await section.getByText("None: consumers pull this queue's messages.").waitFor();
+  });
+
+  it('fits a phone: the queue page with replay and push open does not scroll sideways', async () => {
+    ({ page } = await newPage(browser, PHONE));
+    await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
+    await page.getByRole('button', { name: /menu/i }).first().click();
+    const section = await openQueue();
+    await section.getByText("None: consumers pull this queue's messages.").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'queue-replay-push-phone');
   });
 });
