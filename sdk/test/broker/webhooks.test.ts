@@ -1,8 +1,10 @@
 import http from 'node:http';
+import Hapi from '@hapi/hapi';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   constantTimeEqual,
+  parsePushedMessage,
   pushHandler,
   PushSignatureError,
   verifyPushSignature,
@@ -89,5 +91,39 @@ describe('verifyPushSignature', () => {
     expect(constantTimeEqual('abcd', 'abcd')).toBe(true);
     expect(constantTimeEqual('abcd', 'abce')).toBe(false);
     expect(constantTimeEqual('abcd', 'abc')).toBe(false);
+  });
+});
+
+describe('push to a hapi route', () => {
+  it('verifies the raw payload with verifyPushSignature before handling it', async () => {
+    const server = Hapi.server({ host: '127.0.0.1', port: 0 });
+    const got: PushedMessage[] = [];
+    let hapiSecret = '';
+    server.route({
+      method: 'POST',
+      path: '/hapi',
+      // The raw bytes, not parsed JSON: the signature is over the body exactly as sent.
+      options: { payload: { parse: false, output: 'data' } },
+      handler: async (request, h) => {
+        try {
+          await verifyPushSignature(request.payload as Buffer, request.headers['miniqueue-signature'] as string | undefined, { secret: hapiSecret });
+        } catch (error) {
+          if (error instanceof PushSignatureError) return h.response(error.message).code(401);
+          throw error;
+        }
+        got.push(parsePushedMessage(request.payload as Buffer));
+        return h.response().code(204);
+      },
+    });
+    await server.start();
+    try {
+      await admin.queues.create('hapi-q', 'hooks');
+      hapiSecret = ((await admin.push.set('hapi-q', `${server.info.uri}/hapi`)) as PushEndpointWithSecret).secret;
+      await admin.publish('hooks', '{"n":3}');
+      await until(() => got.length > 0);
+      expect(got[0]).toMatchObject({ queue: 'hapi-q', payload: '{"n":3}' });
+    } finally {
+      await server.stop();
+    }
   });
 });
