@@ -45,6 +45,7 @@ describe('keys in output', () => {
     await record(['clients:list', '--json']);
     await record(['clients:rotate', 'secret-shop']);
     await record(['clients:rotate', 'secret-shop', '--json']);
+    await record(['clients:update', 'secret-mailer', '--scope', 'consume:*', '--scope', 'view']);
     await record(['topics:create', 'secrets']);
     await record(['topics:list', '--json']);
     await record(['queues:create', 'secrets-q', '--topic', 'secrets', '--max-retries', '0']);
@@ -56,9 +57,11 @@ describe('keys in output', () => {
     await record(['messages:list', 'secrets-q', '--all']);
     const [held] = (await broker.get('/api/v1/queues/secrets-q/messages?status=UNACKED', broker.adminKey)).body.items;
     await record(['extend', held.message_id, '--seconds', '60']);
+    await record(['messages:get', held.message_id, '--json']);
     await record(['nack', held.message_id, '--requeue=false', '--json']);
     await record(['dlq:list']);
     await record(['dlq:list', '--json']);
+    await record(['dlq:delete', '00000000-0000-7000-8000-000000000000', '--yes']);
     await record(['dlq:replay', held.message_id]);
     await record(['dlq:replay', '--queue', 'secrets-q', '--json']);
     const replayed = JSON.parse((await record(['consume', 'secrets-q', '--no-ack', '--json'])).stdout).messages[0];

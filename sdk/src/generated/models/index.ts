@@ -45,5 +45,6 @@ export * from './ReplayResult.js';
 export * from './Session.js';
 export * from './Topic.js';
 export * from './TopicCreated.js';
+export * from './UpdateClientRequest.js';
 export * from './UpdateQueueRequest.js';
 export * from './WsTicket.js';
