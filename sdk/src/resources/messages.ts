@@ -52,11 +52,10 @@ export interface NackOptions extends CallOptions {
 
 export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
   const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
-  return t.api(MessagesApi, options).publishMessage({
-    topic,
-    idempotencyKey,
-    publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds },
-  });
+  return t.api(MessagesApi).publishMessage(
+    { topic, idempotencyKey, publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds } },
+    t.call(options),
+  );
 }
 
 export function publishBatch(t: Transport, topic: string, messages: BatchMessage[], options: CallOptions = {}): Promise<BatchPublishResult> {
@@ -66,48 +65,39 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     delay_seconds: message.delaySeconds,
     idempotency_key: message.idempotencyKey ?? newIdempotencyKey(),
   }));
-  return t.api(MessagesApi, options).publishBatch({ topic, batchPublishRequest: { messages: items } });
+  return t.api(MessagesApi).publishBatch({ topic, batchPublishRequest: { messages: items } }, t.call(options));
 }
 
 export async function consume(t: Transport, queue: string, options: ConsumeOptions = {}): Promise<Message | null> {
   const waitSeconds = options.waitSeconds;
-  const api = t.api(MessagesApi, options, (waitSeconds ?? 0) * 1000);
-  return (await api.consumeMessage({ queue, waitSeconds, miniQueueInstance: t.instanceId })) ?? null;
+  const call = t.call(options, (waitSeconds ?? 0) * 1000);
+  return (await t.api(MessagesApi).consumeMessage({ queue, waitSeconds, miniQueueInstance: t.instanceId }, call)) ?? null;
 }
 
 export async function receive(t: Transport, queue: string, options: ReceiveOptions = {}): Promise<Message[]> {
-  const api = t.api(MessagesApi, options, (options.waitSeconds ?? 0) * 1000);
-  const result = await api.receiveMessages({
-    queue,
-    miniQueueInstance: t.instanceId,
-    receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds },
-  });
+  const call = t.call(options, (options.waitSeconds ?? 0) * 1000);
+  const result = await t.api(MessagesApi).receiveMessages(
+    { queue, miniQueueInstance: t.instanceId, receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds } },
+    call,
+  );
   return result.messages;
 }
 
 export function ack(t: Transport, messageId: string, options: CallOptions = {}): Promise<AckResult> {
-  return t.api(MessagesApi, options).ackMessage({ id: messageId, miniQueueInstance: t.instanceId });
+  return t.api(MessagesApi).ackMessage({ id: messageId, miniQueueInstance: t.instanceId }, t.call(options));
 }
 
 export function ackMany(t: Transport, messageIds: string[], options: CallOptions = {}): Promise<BatchAckResult> {
-  return t.api(MessagesApi, options).ackMessages({
-    batchAckRequest: { message_ids: messageIds },
-    miniQueueInstance: t.instanceId,
-  });
+  return t.api(MessagesApi).ackMessages({ batchAckRequest: { message_ids: messageIds }, miniQueueInstance: t.instanceId }, t.call(options));
 }
 
 export function nack(t: Transport, messageId: string, options: NackOptions = {}): Promise<NackResult> {
-  return t.api(MessagesApi, options).nackMessage({
-    id: messageId,
-    miniQueueInstance: t.instanceId,
-    nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds },
-  });
+  return t.api(MessagesApi).nackMessage(
+    { id: messageId, miniQueueInstance: t.instanceId, nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds } },
+    t.call(options),
+  );
 }
 
 export function extend(t: Transport, messageId: string, seconds: number, options: CallOptions = {}): Promise<ExtendResult> {
-  return t.api(MessagesApi, options).extendLease({
-    id: messageId,
-    miniQueueInstance: t.instanceId,
-    extendRequest: { seconds },
-  });
+  return t.api(MessagesApi).extendLease({ id: messageId, miniQueueInstance: t.instanceId, extendRequest: { seconds } }, t.call(options));
 }

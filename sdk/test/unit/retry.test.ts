@@ -238,3 +238,36 @@ describe('requests and errors on the wire', () => {
     expect(stub.requests.map((request) => request.headers.authorization)).toEqual(['Bearer mqs_first', 'Bearer mqs_second', undefined]);
   });
 });
+
+describe('over a fetch given in the options (as in browsers), the same rules', () => {
+  const viaFetch = { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) };
+
+  it('retries a dropped connection and a 503', async () => {
+    const { mq, stub } = await clientFor(['drop', { status: 503, body: errorBody(503) }, { status: 201, body: publishResult }], viaFetch);
+    await expect(mq.publish('order.placed', 'hello')).resolves.toEqual(publishResult);
+    expect(stub.requests).toHaveLength(3);
+  });
+
+  it('times out a slow attempt, then raises RequestTimeoutError', async () => {
+    const { mq, stub } = await clientFor([{ status: 200, body: [], delayMs: 1000 }], { ...viaFetch, timeoutMs: 100, retry: { ...fastRetry, attempts: 2 } });
+    const error = await mq.topics.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({ status: 0, attempts: 2 });
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('stops at once when the caller aborts', async () => {
+    const { mq, stub } = await clientFor([{ status: 201, body: publishResult, delayMs: 2000 }], viaFetch);
+    const controller = new AbortController();
+    const publishing = mq.publish('order.placed', 'hello', { signal: controller.signal }).catch((e: unknown) => e);
+    while (stub.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(((await publishing) as Error).name).toBe('AbortError');
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('reads a typed error and Retry-After from the response', async () => {
+    const { mq } = await clientFor([{ status: 429, body: errorBody(429, 'slow down'), headers: { 'Retry-After': '120' } }], viaFetch);
+    await expect(mq.publish('order.placed', 'hello')).rejects.toMatchObject({ name: expect.any(String), retryAfterMs: 120_000, message: 'slow down' });
+  });
+});
