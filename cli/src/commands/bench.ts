@@ -40,7 +40,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     }
     const connection = await this.connection();
     await this.broker(); // fails here, before anything is created, when there is no key
-    // Loaded when it runs (it brings node:https): oclif loads every command module at start-up.
+    // Loaded when it runs, not when oclif loads this module (to list or explain commands).
     const [{ runBench }, { renderReport }] = await Promise.all([import('../lib/bench/run.js'), import('../lib/bench/report.js')]);
     const interrupt = onInterrupt();
     try {

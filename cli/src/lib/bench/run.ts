@@ -1,6 +1,5 @@
 import type * as Sdk from '@miniqueue/sdk';
 import { performance } from 'node:perf_hooks';
-import { keepAliveFetch } from './keepAliveFetch.js';
 import { prefill } from './prefill.js';
 import { benchReport, progressLine, type BenchReport, type BenchSettings } from './report.js';
 import { BenchStats, type Snapshot } from './stats.js';
@@ -24,9 +23,9 @@ const CONSUMER_WAIT_SECONDS = 1;
 
 export async function runBench(run: BenchRun): Promise<BenchReport> {
   const { settings } = run;
-  const http = keepAliveFetch(settings.producers + settings.consumers + 2);
-  // One attempt per request: a load test counts errors, it does not hide them behind retries.
-  const client = (apiKey: string) => new run.sdk.MiniQueue({ url: run.url, apiKey, fetch: http.fetch, retry: { attempts: 1 } });
+  // One attempt per request: a load test counts errors, it does not hide them behind retries. The
+  // SDK sends over node:http with keep-alive, one socket per request in flight, as `npm run bench` does.
+  const client = (apiKey: string) => new run.sdk.MiniQueue({ url: run.url, apiKey, retry: { attempts: 1 } });
   const topology = await createTopology(client(run.adminKey), settings.queues);
   try {
     const publisher = client(topology.producerKey);
@@ -57,7 +56,6 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
     return benchReport(run.url, settings, stats, snapshot);
   } finally {
     for (const problem of await topology.remove()) run.warn(`Cleanup failed: ${problem}`);
-    http.close();
   }
 }
 
