@@ -4,7 +4,8 @@
  * workload functions (api/bench/scenarios/throughput.ts, over its node:http client) drive the
  * broker from this process; `miniqueue bench --json` runs as a child process against the same
  * broker. Rounds alternate the two so that drift in the machine's speed falls on both; each
- * figure is the median of the rounds, and the ratio is CLI over `npm run bench`.
+ * rate is the median of the rounds, and the ratio, CLI over `npm run bench`, the median of the
+ * rounds' own ratios.
  *
  *   npm run bench:compare -w @miniqueue/cli                                  # the CLI of this checkout
  *   npm run bench:compare -w @miniqueue/cli -- --bin "$(command -v miniqueue)"   # an installed CLI
@@ -31,6 +32,8 @@ const { values } = parseArgs({
   options: {
     bin: { type: 'string', default: path.join(import.meta.dirname, '..', 'bin', 'run.js') },
     rounds: { type: 'string', default: '3' },
+    // Seconds per workload and round; default that of `npm run bench` (api/bench/config.ts).
+    seconds: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -84,8 +87,11 @@ try {
     const keys = await createKeys(admin);
     const publisher = new BenchClient(broker.url, keys.publish, concurrency);
     const consumer = new BenchClient(broker.url, keys.consume, concurrency);
-    const seconds = String(config.publishSingle.seconds < 1 ? 1 : Math.round(config.publishSingle.seconds));
-    const prefill = config.consumeAck.count;
+    const seconds = values.seconds ? Number(values.seconds) : Math.max(1, Math.round(config.publishSingle.seconds));
+    const publishBound = values.seconds ? { count: Number.MAX_SAFE_INTEGER, seconds } : config.publishSingle;
+    const consumeBound = values.seconds ? { count: Number.MAX_SAFE_INTEGER, seconds } : config.consumeAck;
+    // As many queued as both consumers can take in their time (a few thousand a second at most).
+    const prefill = values.seconds ? Math.min(config.consumeAck.count, seconds * 3000) : config.consumeAck.count;
     const cli = (args: string[]) => miniqueueBench(broker.url, adminKey, ['--size', String(PAYLOAD.length), ...args]);
 
     log(`warming up (${config.warmup} of each, both clients)`);
@@ -97,16 +103,16 @@ try {
     const figures = { publish: { npm: [] as number[], cli: [] as number[] }, consume: { npm: [] as number[], cli: [] as number[] } };
     for (let round = 1; round <= rounds; round += 1) {
       log(`round ${round}/${rounds}: publish, 1 per request, ${concurrency} in flight`);
-      figures.publish.npm.push(rate(await publishSingle(publisher, 'bench.single', config.publishSingle, concurrency)));
+      figures.publish.npm.push(rate(await publishSingle(publisher, 'bench.single', publishBound, concurrency)));
       await purge(admin, 'bench-single');
-      figures.publish.cli.push((await cli(['--producers', String(concurrency), '--consumers', '0', '--duration', seconds])).published_per_second);
+      figures.publish.cli.push((await cli(['--producers', String(concurrency), '--consumers', '0', '--duration', String(seconds)])).published_per_second);
 
       log(`round ${round}/${rounds}: consume + ack, ${concurrency} in flight, ${prefill} queued`);
       await seed(publisher, 'bench.single', prefill);
-      figures.consume.npm.push(rate(await consumeAck(consumer, 'bench-single', config.consumeAck, concurrency)));
+      figures.consume.npm.push(rate(await consumeAck(consumer, 'bench-single', consumeBound, concurrency)));
       await purge(admin, 'bench-single');
       figures.consume.cli.push(
-        (await cli(['--producers', '0', '--consumers', String(concurrency), '--prefill', String(prefill), '--duration', seconds])).acked_per_second,
+        (await cli(['--producers', '0', '--consumers', String(concurrency), '--prefill', String(prefill), '--duration', String(seconds)])).acked_per_second,
       );
       log(`  npm run bench ${Math.round(figures.publish.npm.at(-1)!)} / ${Math.round(figures.consume.npm.at(-1)!)} msg/s, miniqueue bench ${figures.publish.cli.at(-1)} / ${figures.consume.cli.at(-1)} msg/s`);
     }
@@ -114,7 +120,9 @@ try {
       Object.entries(figures).map(([workload, { npm, cli: ours }]) => {
         const npmRate = Math.round(median(npm));
         const cliRate = Math.round(median(ours));
-        return [workload, { npm_run_bench: npmRate, miniqueue_bench: cliRate, ratio: Math.round((cliRate / npmRate) * 100) / 100, rounds: { npm, cli: ours } }];
+        // Each round's two figures were taken minutes apart at most: their ratio is the fairer one.
+        const ratio = median(ours.map((cliFigure, i) => cliFigure / npm[i]));
+        return [workload, { npm_run_bench: npmRate, miniqueue_bench: cliRate, ratio: Math.round(ratio * 100) / 100, rounds: { npm: npm.map(Math.round), cli: ours } }];
       }),
     );
     if (values.json) {
@@ -123,7 +131,7 @@ try {
       console.log(`miniqueue bench (${bin}) beside npm run bench, one broker, ${concurrency} in flight, median of ${rounds} rounds`);
       for (const [workload, figure] of Object.entries(summary)) {
         const label = workload === 'publish' ? 'publish, 1 per request' : 'consume + ack';
-        console.log(`${label.padEnd(24)} npm run bench ${figure.npm_run_bench} msg/s, miniqueue bench ${figure.miniqueue_bench} msg/s: ${figure.ratio}×`);
+        console.log(`${label.padEnd(24)} npm run bench ${figure.npm_run_bench} msg/s, miniqueue bench ${figure.miniqueue_bench} msg/s; ratio ${figure.ratio} (median of the rounds' ratios)`);
       }
     }
     for (const client of [publisher, consumer]) client.close();

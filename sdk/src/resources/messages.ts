@@ -16,9 +16,10 @@ export interface PublishOptions extends CallOptions {
   /**
    * Stores the message at most once per key (and publishing client) for 24 hours. Default: a fresh
    * key per call, reused on that call's retries. Derive it from your own event id to make even a
-   * re-send after a crash harmless.
+   * re-send after a crash harmless. `null` sends none: the broker then stores every copy it is
+   * sent, and a retried publish may be stored twice (for one-attempt callers such as a load test).
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | null;
   /** String-to-string metadata carried with the message. */
   headers?: Record<string, string>;
   /** Seconds (0..900) before the message becomes claimable. */
@@ -29,8 +30,8 @@ export interface BatchMessage {
   payload: string;
   headers?: Record<string, string>;
   delaySeconds?: number;
-  /** Default: a fresh key per message, so a retried batch is stored once. */
-  idempotencyKey?: string;
+  /** Default: a fresh key per message, so a retried batch is stored once; `null` sends none. */
+  idempotencyKey?: string | null;
 }
 
 export interface ConsumeOptions extends CallOptions {
@@ -50,8 +51,11 @@ export interface NackOptions extends CallOptions {
   delaySeconds?: number;
 }
 
+/** The caller's key, a fresh one when none was given, or none at all for `null`. */
+const keyOf = (given: string | null | undefined): string | undefined => (given === null ? undefined : (given ?? newIdempotencyKey()));
+
 export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
-  const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
+  const idempotencyKey = keyOf(options.idempotencyKey);
   return t.api(MessagesApi).publishMessage(
     { topic, idempotencyKey, publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds } },
     t.call(options),
@@ -63,7 +67,7 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     payload: message.payload,
     headers: message.headers,
     delay_seconds: message.delaySeconds,
-    idempotency_key: message.idempotencyKey ?? newIdempotencyKey(),
+    idempotency_key: keyOf(message.idempotencyKey),
   }));
   return t.api(MessagesApi).publishBatch({ topic, batchPublishRequest: { messages: items } }, t.call(options));
 }

@@ -134,6 +134,16 @@ describe('idempotency keys', () => {
     expect(JSON.parse(stub.requests[0].body)).toEqual({ payload: '{"orderId":42}', headers: { 'content-type': 'application/json' }, delay_seconds: 5 });
   });
 
+  it('sends no key when the caller asks for none', async () => {
+    const { mq, stub } = await clientFor([{ status: 201, body: publishResult }, { status: 201, body: { results: [publishResult, publishResult] } }]);
+    await mq.publish('order.placed', 'hello', { idempotencyKey: null });
+    await mq.publishBatch('order.placed', [{ payload: 'a', idempotencyKey: null }, { payload: 'b' }]);
+    expect(stub.requests[0].headers['idempotency-key']).toBeUndefined();
+    const [first, second] = JSON.parse(stub.requests[1].body).messages;
+    expect(first).toEqual({ payload: 'a' });
+    expect(second.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('gives every batch item a key, the same on every attempt', async () => {
     const { mq, stub } = await clientFor([{ status: 502, body: errorBody(502) }, { status: 201, body: { results: [publishResult, publishResult] } }]);
     await mq.publishBatch('order.placed', [{ payload: 'a' }, { payload: 'b', idempotencyKey: 'mine' }]);
