@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Client CPU per request: `publish` through the SDK against a live broker, one request at a time in
-// a loop, beside the same request over plain node:http (keep-alive) and over the global fetch, in
+// Client CPU per request: `publish` through the SDK against a live broker, in a loop (one request
+// at a time, or --concurrency loops at once), beside the same request over plain node:http (keep-alive) and over the global fetch, in
 // the same process and run. Rounds alternate the three so that drift in the machine's speed falls
 // on all of them; each figure is the median of the rounds. CPU is this process's user + system
 // time (process.cpuUsage), so what the broker spends does not count. Not a test: the figures
@@ -8,6 +8,7 @@
 //
 //   npm run build -w @miniqueue/sdk
 //   node sdk/bench/requestCpu.mjs --url http://127.0.0.1:8080 --api-key mq_…   # an admin key
+//   node sdk/bench/requestCpu.mjs --concurrency 32 …                          # 32 in flight
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof sdk/bench/requestCpu.mjs --only sdk …   # a profile of the SDK's share
 //
 // It creates a topic named sdk-cpu-<random> with no queue bound (a publish to it stores nothing)
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '500' },
+    // Requests in flight; 1 measures one request at a time, 32 the load `npm run bench` puts on.
+    concurrency: { type: 'string', default: '1' },
     only: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -36,6 +39,7 @@ const baseUrl = values.url.replace(/\/+$/, '');
 const key = values['api-key'];
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
+const concurrency = Number(values.concurrency);
 const topic = `sdk-cpu-${randomBytes(4).toString('hex')}`;
 const path = `/api/v1/topics/${topic}/messages`;
 // The payload of `npm run bench` (api/bench/scenarios/topology.ts): ~200 bytes of JSON.
@@ -44,7 +48,7 @@ const PAYLOAD = JSON.stringify({ orderId: 42, customer: 'c-1001', items: [{ sku:
 /** The least a program can do: node:http over one keep-alive socket, the body read and parsed. */
 function rawHttp() {
   const { hostname, port } = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const send = () =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify({ payload: PAYLOAD });
@@ -92,7 +96,14 @@ const chosen = values.only ? values.only.split(',') : Object.keys(variants);
 async function cpuPerRequest(variant, count) {
   const before = process.cpuUsage();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < count; i += 1) await variant.send();
+  let left = count;
+  const loop = async () => {
+    while (left > 0) {
+      left -= 1;
+      await variant.send();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
   const wallUs = Number(process.hrtime.bigint() - started) / 1e3;
   const cpu = process.cpuUsage(before);
   return { cpuUs: (cpu.user + cpu.system) / count, wallUs: wallUs / count };
@@ -112,9 +123,9 @@ try {
     chosen.map((name) => [name, { cpu_us: Math.round(median(samples[name].map((s) => s.cpuUs))), wall_us: Math.round(median(samples[name].map((s) => s.wallUs))) }]),
   );
   if (values.json) {
-    console.log(JSON.stringify({ url: baseUrl, node: process.version, requests, rounds, results }, null, 2));
+    console.log(JSON.stringify({ url: baseUrl, node: process.version, requests, rounds, concurrency, results }, null, 2));
   } else {
-    console.log(`client CPU per publish, ${requests} requests × ${rounds} rounds, one in flight (${process.version}, ${baseUrl})`);
+    console.log(`client CPU per publish, ${requests} requests × ${rounds} rounds, ${concurrency} in flight (${process.version}, ${baseUrl})`);
     for (const [name, figures] of Object.entries(results)) {
       const ratio = results['node:http'] ? ` (${(figures.cpu_us / results['node:http'].cpu_us).toFixed(2)}× node:http)` : '';
       console.log(`${name.padEnd(10)} ${String(figures.cpu_us).padStart(5)} µs CPU${ratio}, ${figures.wall_us} µs wall`);
