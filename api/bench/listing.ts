@@ -41,7 +41,7 @@ const summary = (plan: string[]) =>
 
 async function seed(client: pg.Client): Promise<void> {
   await client.query(`INSERT INTO topic (name) VALUES ('big')`);
-  await client.query(`INSERT INTO queue (name, topic_name) VALUES ('big', 'big')`);
+  await client.query(`INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries) VALUES ('big', 'big', 30, 5)`);
   await client.query(
     `INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at)
      SELECT miniqueue_uuidv7(), 'big', 'big', repeat('x', 200),
@@ -58,7 +58,7 @@ async function listingPlans(client: pg.Client): Promise<void> {
   const cases: [string, (db: Queryable) => Promise<unknown>][] = [
     ['first page, oldest first (limit 50)', (db) => messageListPage(db, base)],
     ['first page, newest first', (db) => messageListPage(db, { ...base, order: 'desc' })],
-    ['a page in the middle (cursor at 500,000)', async (db) => {
+    [`a page in the middle (cursor at ${(PENDING / 2).toLocaleString('en-US')})`, async (db) => {
       const { rows } = await client.query(`SELECT (extract(epoch FROM available_at) * 1000000)::bigint::text AS micros, seq::text FROM message ORDER BY available_at, seq OFFSET $1 LIMIT 1`, [Math.floor(PENDING / 2)]);
       return messageListPage(db, { ...base, after: rows[0] });
     }],
