@@ -3,11 +3,13 @@ import type { Server } from '@hapi/hapi';
 import { statsOverview } from '../../db/queries/stats.js';
 import { queueStatsWithActivity, rateSeries } from '../../stats/rateSeries.js';
 import { listDeadMessages } from '../../broker/listing.js';
-import { deleteMatching, deleteSelection, replayMatching, replayOne, replaySelection } from '../../broker/deadLetters.js';
+import { deleteMatching, deleteOne, deleteSelection, replayMatching, replayOne, replaySelection } from '../../broker/deadLetters.js';
 import type { DeadSelector } from '../../db/queries/messageDead.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { bodyInteger, deadReason, messageId, name, pageQuery } from '../schemas.js';
+
+const idParams = Joi.object({ id: messageId.required() });
 
 export function dashboardRoutes(server: Server, ctx: AppContext): void {
   server.route({
@@ -49,9 +51,18 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
     handler: (request) => listDeadMessages(ctx.pool, request.query),
   });
   server.route<{ Params: { id: string } }>({
+    method: 'DELETE',
+    path: '/dashboard/dlq/{id}',
+    options: { ...access('admin'), validate: { params: idParams } },
+    handler: async (request, h) => {
+      await deleteOne(ctx.pool, request.params.id);
+      return h.response().code(204);
+    },
+  });
+  server.route<{ Params: { id: string } }>({
     method: 'POST',
     path: '/dashboard/dlq/{id}/replay',
-    options: { ...access('admin'), validate: { params: Joi.object({ id: messageId.required() }) } },
+    options: { ...access('admin'), validate: { params: idParams } },
     handler: (request) => replayOne(ctx, request.params.id),
   });
   const filter = {
