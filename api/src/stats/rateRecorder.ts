@@ -31,8 +31,8 @@ export class RateRecorder implements Service {
     return this.life.start(() => {
       const untilBoundary = BUCKET_MS - (this.now() % BUCKET_MS) + AFTER_BOUNDARY_MS;
       this.life.timers.after(untilBoundary, () => {
-        void this.runOnce();
-        this.life.timers.every(BUCKET_MS, () => void this.runOnce());
+        this.tick();
+        this.life.timers.every(BUCKET_MS, () => this.tick());
       });
     });
   }
@@ -48,11 +48,22 @@ export class RateRecorder implements Service {
     return this.life.health();
   }
 
-  /** One write: what was counted, and the depth sample of the bucket that ended last. */
+  /** A write a bucket; one still running (a slow database) makes the timer skip a turn. */
+  private tick(): void {
+    if (!this.current) void this.runOnce();
+  }
+
+  /**
+   * One write: what was counted, and the depth sample of the bucket that ended last. Called while
+   * a write runs, it writes again after that one (which took its counts before this call).
+   */
   runOnce(): Promise<void> {
-    if (this.current) return this.current;
-    this.current = this.write(true).finally(() => (this.current = undefined));
-    return this.current;
+    const run = (this.current ?? Promise.resolve()).then(() => this.write(true));
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.current === tracked) this.current = undefined;
+    });
+    this.current = tracked;
+    return tracked;
   }
 
   private async write(sample: boolean): Promise<void> {
