@@ -107,7 +107,7 @@ export interface Message {
      */
     lease_expires_at: Date | null;
     /**
-     * Present on DEAD messages only (listings of dead letters and of `status=DEAD`) — when it died.
+     * Present on DEAD messages only (the dead-letter listing, listings with `status=DEAD`, `getMessage`) — when it died.
      * @type {Date}
      * @memberof Message
      */
