@@ -65,4 +65,4 @@ export { pushHandler, type PushHandlerOptions, type NodeRequest, type NodeRespon
 export { NAME_PATTERN, NAME_MAX_LENGTH, SCOPE_PATTERN, isValidName, isValidScope, LIMITS, CLOSE_CODES } from './contract.js';
 // The contract's models, field for field (snake_case, timestamps as Date).
 export type * from './generated/models/index.js';
-export { MessageStatus, ErrorCode } from './generated/models/index.js';
+export { MessageStatus, ErrorCode, DeadReason } from './generated/models/index.js';

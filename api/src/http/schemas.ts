@@ -67,6 +67,13 @@ export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
  * A cursor is a position in the listing (broker/listing.ts): digits, which the contract can
  * describe exactly, so any value it allows is one the server takes.
  */
+/** `name=value` of the message listing's header filter: the name up to the first `=`. */
+export const headerFilter = storableText()
+  .pattern(/^[^=]*=/)
+  .messages({ 'string.pattern.base': 'must be name=value (the name without "=")' });
+
+export const deadReason = Joi.string().valid('NACKED', 'RETRIES_EXHAUSTED', 'EXPIRED');
+
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
   cursor: Joi.string().pattern(/^[0-9]{19,36}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (19 to 36 digits)' }),

@@ -182,7 +182,8 @@ export class PushWorker implements Service {
       if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
         await this.deps.settler.ackOne(row.id, this.holder);
       } else {
-        await this.deps.settler.nackOne(row.id, this.holder, { requeue: true, delaySeconds: this.backoffSeconds(row.retry_count) });
+        const reason = pushFailureReason(outcome);
+        await this.deps.settler.nackOne(row.id, this.holder, { requeue: true, delaySeconds: this.backoffSeconds(row.retry_count), reason });
       }
     } catch (error) {
       // A 409 or 404: the lease ran out meanwhile and the message was redelivered (or purged), so
@@ -221,4 +222,11 @@ export class PushWorker implements Service {
     const ms = backoffDelayMs(retryCount, { firstMs: first * 1000, maxMs: MAX_BACKOFF_SECONDS * 1000 });
     return Math.min(MAX_BACKOFF_SECONDS, Math.max(1, Math.round(ms / 1000)));
   }
+}
+
+/** What a dead letter of a push queue says about its last delivery: the endpoint's answer, or why there was none. */
+function pushFailureReason(outcome: PostOutcome | { failure: 'refused' }): string {
+  if ('status' in outcome) return `push endpoint answered ${outcome.status}`;
+  if (outcome.failure === 'refused') return 'push target refused (address not allowed)';
+  return `push delivery failed (${outcome.failure})`;
 }

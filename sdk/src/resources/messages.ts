@@ -49,6 +49,8 @@ export interface NackOptions extends CallOptions {
   requeue?: boolean;
   /** Seconds (0..900) before the requeued message is claimable again. */
   delaySeconds?: number;
+  /** Why (at most 500 characters): kept with the message, and shown in the dead letters if it dies. */
+  reason?: string;
 }
 
 /** The caller's key, a fresh one when none was given, or none at all for `null`. */
@@ -97,7 +99,7 @@ export function ackMany(t: Transport, messageIds: string[], options: CallOptions
 
 export function nack(t: Transport, messageId: string, options: NackOptions = {}): Promise<NackResult> {
   return t.api(MessagesApi).nackMessage(
-    { id: messageId, miniQueueInstance: t.instanceId, nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds } },
+    { id: messageId, miniQueueInstance: t.instanceId, nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason } },
     t.call(options),
   );
 }
