@@ -83,6 +83,10 @@ describe('push endpoints', () => {
     }
     await eventually(async () => (await statusOf(mq, id))?.status === 'DEAD', 'dead after the retries');
     expect(attempts().map((request) => request.headers['miniqueue-delivery-attempt'])).toEqual(['1', '2', '3']);
+    // The dead letter says what the endpoint last answered.
+    const dead = await mq.get(`/api/v1/messages/${id}`, mq.adminKey);
+    expect(dead.body).toMatchObject({ status: 'DEAD', dead_reason: 'RETRIES_EXHAUSTED' });
+    expect(dead.body.dead_detail).toMatch(/push endpoint answered 500/);
   });
 
   it('a timeout is a failure too', async () => {
