@@ -1,15 +1,15 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSession } from '../../../app/session';
 import type { MonitorEvent, MonitorStatus } from '@miniqueue/sdk';
-import { appendToFeed } from '../api/events';
+import { appendToFeed, type FeedRow } from '../api/feedRows';
 import { ThroughputCounter } from '../api/throughput';
 
 interface MonitorState {
   status: MonitorStatus;
   /** Why the last connection ended, while reconnecting. */
   detail?: string;
-  /** Newest first, at most 50. */
-  events: MonitorEvent[];
+  /** Newest first: the events of each second summed per type and queue. */
+  rows: FeedRow[];
   /** Events received since sign-in; pages compare it to notice new activity. */
   received: number;
   throughput: ThroughputCounter;
@@ -29,7 +29,7 @@ const MAX_RECONNECT_DELAY_MS = 15_000;
 export function MonitorProvider({ children }: { children: ReactNode }) {
   const { mq } = useSession();
   const [throughput] = useState(() => new ThroughputCounter());
-  const [state, setState] = useState<MonitorState>({ status: 'connecting', events: [], received: 0, throughput });
+  const [state, setState] = useState<MonitorState>({ status: 'connecting', rows: [], received: 0, throughput });
   const pending = useRef<MonitorEvent[]>([]);
 
   useEffect(() => {
@@ -37,7 +37,7 @@ export function MonitorProvider({ children }: { children: ReactNode }) {
       if (pending.current.length === 0) return;
       const arrived = pending.current;
       pending.current = [];
-      setState((previous) => ({ ...previous, events: appendToFeed(previous.events, arrived), received: previous.received + arrived.length }));
+      setState((previous) => ({ ...previous, rows: appendToFeed(previous.rows, arrived), received: previous.received + arrived.length }));
     }, FLUSH_MS);
     const monitor = mq.monitor({ maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS });
     monitor.on('event', (event) => {

@@ -20,7 +20,7 @@ const TILES: { status: StatusName; label: string; key: 'pending' | 'unacked' | '
 export function OverviewPage() {
   const { mq } = useSession();
   const overview = useResource((signal) => loadOverview(mq, signal), [mq]);
-  const { events } = useMonitor();
+  const { rows } = useMonitor();
   useRefreshOnActivity(overview.reload);
 
   return (
@@ -65,7 +65,7 @@ export function OverviewPage() {
             </Link>
           }
         >
-          <FeedList events={events.slice(0, 8)} compact />
+          <FeedList rows={rows.slice(0, 8)} compact />
         </Card>
       </div>
     </>
