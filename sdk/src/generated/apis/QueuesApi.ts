@@ -57,6 +57,8 @@ export interface ListQueueMessagesRequest {
     status?: MessageStatus;
     limit?: number;
     cursor?: string;
+    order?: ListQueueMessagesOrderEnum;
+    header?: string;
 }
 
 export interface PurgeQueueRequest {
@@ -262,6 +264,14 @@ export class QueuesApi extends runtime.BaseAPI {
             queryParameters['cursor'] = requestParameters['cursor'];
         }
 
+        if (requestParameters['order'] != null) {
+            queryParameters['order'] = requestParameters['order'];
+        }
+
+        if (requestParameters['header'] != null) {
+            queryParameters['header'] = requestParameters['header'];
+        }
+
         const headerParameters: runtime.HTTPHeaders = {};
 
         if (this.configuration && this.configuration.accessToken) {
@@ -285,7 +295,7 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page.  `order=desc` lists newest first (the first page without a cursor is the newest messages); a cursor continues in the order it is given with. `header=name=value` keeps only messages whose header `name` is exactly `value`: each page then examines at most 5,000 messages in order, so a page may hold fewer than `limit` messages (even none) while `next_cursor` is not null; keep following the cursor to search further. `total` counts the messages matching the status filter (not the header filter), up to 10,000. 
      * List the messages of a queue
      */
     async listQueueMessagesRaw(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MessagePage>> {
@@ -296,7 +306,7 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page.  `order=desc` lists newest first (the first page without a cursor is the newest messages); a cursor continues in the order it is given with. `header=name=value` keeps only messages whose header `name` is exactly `value`: each page then examines at most 5,000 messages in order, so a page may hold fewer than `limit` messages (even none) while `next_cursor` is not null; keep following the cursor to search further. `total` counts the messages matching the status filter (not the header filter), up to 10,000. 
      * List the messages of a queue
      */
     async listQueueMessages(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MessagePage> {
@@ -472,3 +482,12 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
 }
+
+/**
+ * @export
+ */
+export const ListQueueMessagesOrderEnum = {
+    Asc: 'asc',
+    Desc: 'desc'
+} as const;
+export type ListQueueMessagesOrderEnum = typeof ListQueueMessagesOrderEnum[keyof typeof ListQueueMessagesOrderEnum];
