@@ -55,6 +55,10 @@ import {
     ReplayResultToJSON,
 } from '../models/ReplayResult.js';
 
+export interface DeleteDeadLetterRequest {
+    id: string;
+}
+
 export interface DeleteDeadLetterSelectionRequest {
     deadLetterSelection: DeadLetterSelection;
 }
@@ -86,6 +90,60 @@ export interface ReplayDeadLettersRequest {
  * 
  */
 export class DeadLettersApi extends runtime.BaseAPI {
+
+    /**
+     * Creates request options for deleteDeadLetter without sending the request
+     */
+    async deleteDeadLetterRequestOpts(requestParameters: DeleteDeadLetterRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling deleteDeadLetter().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/dlq/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'DELETE',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Deletes one DEAD message for good (it is never delivered again). `404` (`message_not_found`) when no message has this id; `409` (`message_not_dead`) when the message exists but is not DEAD, as for `replayDeadLetter`. A delete and a replay of the same dead message racing each other: exactly one of them succeeds, and the other gets `409` (the replay won: the message is PENDING) or `404` (the delete won). 
+     * Delete a dead message
+     */
+    async deleteDeadLetterRaw(requestParameters: DeleteDeadLetterRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
+        const requestOptions = await this.deleteDeadLetterRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.VoidApiResponse(response);
+    }
+
+    /**
+     * Deletes one DEAD message for good (it is never delivered again). `404` (`message_not_found`) when no message has this id; `409` (`message_not_dead`) when the message exists but is not DEAD, as for `replayDeadLetter`. A delete and a replay of the same dead message racing each other: exactly one of them succeeds, and the other gets `409` (the replay won: the message is PENDING) or `404` (the delete won). 
+     * Delete a dead message
+     */
+    async deleteDeadLetter(requestParameters: DeleteDeadLetterRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
+        await this.deleteDeadLetterRaw(requestParameters, initOverrides);
+    }
 
     /**
      * Creates request options for deleteDeadLetterSelection without sending the request

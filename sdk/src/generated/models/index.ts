@@ -48,5 +48,6 @@ export * from './SelectionFailure.js';
 export * from './Session.js';
 export * from './Topic.js';
 export * from './TopicCreated.js';
+export * from './UpdateClientRequest.js';
 export * from './UpdateQueueRequest.js';
 export * from './WsTicket.js';
