@@ -1,6 +1,15 @@
-import { DashboardApi, type Overview, type QueueStats } from '../generated/index.js';
+import { DashboardApi, type Overview, type QueueStats, type RateSeries } from '../generated/index.js';
 import type { Transport } from '../http/transport.js';
 import type { CallOptions } from '../options.js';
+
+export interface RatesOptions extends CallOptions {
+  /** Only this queue; default the whole broker. */
+  queue?: string;
+  /** How far back, 5..86400 seconds. Default 3600. */
+  windowSeconds?: number;
+  /** Bucket length, a multiple of 5 up to 3600. Default 5 (raised by the broker for long windows). */
+  resolutionSeconds?: number;
+}
 
 export function dashboardResource(t: Transport) {
   return {
@@ -8,6 +17,9 @@ export function dashboardResource(t: Transport) {
     overview: (options?: CallOptions): Promise<Overview> => t.api(DashboardApi, options).getOverview(),
     /** Per-queue message counts and the age of the oldest pending message (view). */
     queues: (options?: CallOptions): Promise<QueueStats[]> => t.api(DashboardApi, options).getQueueStats(),
+    /** Counts per bucket over a window, broker-wide or of one queue, oldest bucket first (view). */
+    rates: (options: RatesOptions = {}): Promise<RateSeries> =>
+      t.api(DashboardApi, options).getRates({ queue: options.queue, windowSeconds: options.windowSeconds, resolutionSeconds: options.resolutionSeconds }),
   };
 }
 

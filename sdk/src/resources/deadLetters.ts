@@ -1,4 +1,13 @@
-import { DeadLettersApi, type BulkReplayResult, type Message, type MessagePage, type ReplayResult } from '../generated/index.js';
+import {
+  DeadLettersApi,
+  type BulkDeleteResult,
+  type BulkReplayResult,
+  type DeadLetterSelectionResult,
+  type DeadReason,
+  type Message,
+  type MessagePage,
+  type ReplayResult,
+} from '../generated/index.js';
 import type { Transport } from '../http/transport.js';
 import type { CallOptions } from '../options.js';
 import { paginate } from './paginate.js';
@@ -6,6 +15,8 @@ import { paginate } from './paginate.js';
 export interface ListDeadLettersOptions extends CallOptions {
   /** Only this queue's dead messages; default all queues. */
   queue?: string;
+  /** Only messages that died this way. */
+  reason?: DeadReason;
   limit?: number;
   cursor?: string;
 }
@@ -15,9 +26,17 @@ export interface ReplayAllOptions extends CallOptions {
   limit?: number;
 }
 
+/** Which dead messages a bulk replay or delete takes: of one queue and/or one kind of death, at most `limit`. */
+export interface DeadLetterMatch extends CallOptions {
+  queue?: string;
+  reason?: DeadReason;
+  /** At most this many, oldest first; default all that match. */
+  limit?: number;
+}
+
 export function deadLettersResource(t: Transport) {
   const list = (options: ListDeadLettersOptions = {}): Promise<MessagePage> =>
-    t.api(DeadLettersApi, options).listDeadLetters({ queue: options.queue, limit: options.limit, cursor: options.cursor });
+    t.api(DeadLettersApi, options).listDeadLetters({ queue: options.queue, reason: options.reason, limit: options.limit, cursor: options.cursor });
   return {
     /** One page of DEAD messages (view). */
     list,
@@ -30,6 +49,18 @@ export function deadLettersResource(t: Transport) {
     /** Moves a queue's DEAD messages back to PENDING (admin). */
     replayAll: (queue: string, options: ReplayAllOptions = {}): Promise<BulkReplayResult> =>
       t.api(DeadLettersApi, options).replayDeadLetters({ bulkReplayRequest: { queue, limit: options.limit } }),
+    /** Moves the DEAD messages matching the filter back to PENDING, of every queue when none is named (admin). */
+    replayMatching: (match: DeadLetterMatch = {}): Promise<BulkReplayResult> =>
+      t.api(DeadLettersApi, match).replayDeadLetters({ bulkReplayRequest: { queue: match.queue, reason: match.reason, limit: match.limit } }),
+    /** Replays the DEAD messages with these ids (1..1000); each id is reported as succeeded or failed (admin). */
+    replaySelection: (messageIds: string[], options?: CallOptions): Promise<DeadLetterSelectionResult> =>
+      t.api(DeadLettersApi, options).replayDeadLetterSelection({ deadLetterSelection: { ids: messageIds } }),
+    /** Deletes the DEAD messages with these ids (1..1000); each id is reported as succeeded or failed (admin). */
+    deleteSelection: (messageIds: string[], options?: CallOptions): Promise<DeadLetterSelectionResult> =>
+      t.api(DeadLettersApi, options).deleteDeadLetterSelection({ deadLetterSelection: { ids: messageIds } }),
+    /** Deletes the DEAD messages matching the filter, of every queue when none is named (admin). */
+    deleteMatching: (match: DeadLetterMatch = {}): Promise<BulkDeleteResult> =>
+      t.api(DeadLettersApi, match).deleteDeadLetters({ deadLetterFilter: { queue: match.queue, reason: match.reason, limit: match.limit } }),
   };
 }
 

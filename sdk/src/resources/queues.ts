@@ -34,11 +34,22 @@ export interface ListMessagesOptions extends CallOptions {
   limit?: number;
   /** `next_cursor` of the previous page. */
   cursor?: string;
+  /** `asc` (default): oldest first, the order of delivery; `desc`: newest first. */
+  order?: 'asc' | 'desc';
+  /** Only messages whose header `name` is exactly `value`. A page may then hold fewer than `limit`: follow the cursor. */
+  header?: { name: string; value: string };
 }
 
 export function queuesResource(t: Transport) {
   const messages = (queue: string, options: ListMessagesOptions = {}): Promise<MessagePage> =>
-    t.api(QueuesApi, options).listQueueMessages({ queue, status: options.status, limit: options.limit, cursor: options.cursor });
+    t.api(QueuesApi, options).listQueueMessages({
+      queue,
+      status: options.status,
+      limit: options.limit,
+      cursor: options.cursor,
+      order: options.order,
+      header: options.header ? `${options.header.name}=${options.header.value}` : undefined,
+    });
   return {
     /** Creates a queue bound to an existing topic (admin). */
     create: (name: string, topic: string, options: CreateQueueOptions = {}): Promise<Queue> =>

@@ -9,7 +9,7 @@ import { Empty, ErrorNotice, Loading, Notice } from '../../../lib/ui/States';
 import { useResource } from '../../../lib/useResource';
 import { useRefreshOnActivity } from '../../live/components/MonitorProvider';
 import { loadQueueStats } from '../../queues/api/queues';
-import { MessageDetails } from '../../queues/components/MessageDetails';
+import { MessageDetails } from '../../queues/components/messages/MessageDetails';
 import { cursorPages, Pager } from '../../queues/components/Pager';
 import { loadDeadLetters, replayOne, replayQueue } from '../api/deadLetters';
 

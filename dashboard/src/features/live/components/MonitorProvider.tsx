@@ -2,7 +2,6 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { useSession } from '../../../app/session';
 import type { MonitorEvent, MonitorStatus } from '@miniqueue/sdk';
 import { appendToFeed, type FeedRow } from '../api/feedRows';
-import { ThroughputCounter } from '../api/throughput';
 
 interface MonitorState {
   status: MonitorStatus;
@@ -12,7 +11,6 @@ interface MonitorState {
   rows: FeedRow[];
   /** Events received since sign-in; pages compare it to notice new activity. */
   received: number;
-  throughput: ThroughputCounter;
 }
 
 const MonitorContext = createContext<MonitorState | null>(null);
@@ -23,13 +21,12 @@ const FLUSH_MS = 250;
 const MAX_RECONNECT_DELAY_MS = 15_000;
 
 /**
- * One /ws/monitor connection for the whole signed-in app, so the feed, the counts and the chart
- * keep running while the person moves between pages.
+ * One /ws/monitor connection for the whole signed-in app, so the feed and the counts keep running
+ * while the person moves between pages.
  */
 export function MonitorProvider({ children }: { children: ReactNode }) {
   const { mq } = useSession();
-  const [throughput] = useState(() => new ThroughputCounter());
-  const [state, setState] = useState<MonitorState>({ status: 'connecting', rows: [], received: 0, throughput });
+  const [state, setState] = useState<MonitorState>({ status: 'connecting', rows: [], received: 0 });
   const pending = useRef<MonitorEvent[]>([]);
 
   useEffect(() => {
@@ -40,17 +37,14 @@ export function MonitorProvider({ children }: { children: ReactNode }) {
       setState((previous) => ({ ...previous, rows: appendToFeed(previous.rows, arrived), received: previous.received + arrived.length }));
     }, FLUSH_MS);
     const monitor = mq.monitor({ maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS });
-    monitor.on('event', (event) => {
-      throughput.record(event);
-      pending.current.push(event);
-    });
+    monitor.on('event', (event) => pending.current.push(event));
     monitor.on('status', (status, detail) => setState((previous) => ({ ...previous, status, detail })));
     monitor.start();
     return () => {
       clearInterval(flush);
       void monitor.stop();
     };
-  }, [mq, throughput]);
+  }, [mq]);
 
   return <MonitorContext.Provider value={state}>{children}</MonitorContext.Provider>;
 }

@@ -8,7 +8,8 @@ import { useResource } from '../../../lib/useResource';
 import { FeedList } from '../../live/components/FeedList';
 import { useMonitor, useRefreshOnActivity } from '../../live/components/MonitorProvider';
 import { loadOverview } from '../api/overview';
-import { ThroughputChart } from './ThroughputChart';
+import { RateHistoryChart } from '../../rates/components/RateHistoryChart';
+import { ACKED, DELIVERED, ENQUEUED, PUBLISHED } from '../../rates/lines';
 
 const TILES: { status: StatusName; label: string; key: 'pending' | 'unacked' | 'acked' | 'dead'; meaning: string }[] = [
   { status: 'PENDING', label: 'Pending', key: 'pending', meaning: 'waiting for a consumer' },
@@ -53,8 +54,8 @@ export function OverviewPage() {
         </>
       )}
       <div className="mt-6 grid gap-6 xl:grid-cols-5">
-        <Card title="Throughput" className="xl:col-span-3">
-          <ThroughputChart />
+        <Card title="Throughput, last hour" className="xl:col-span-3">
+          <RateHistoryChart lines={[PUBLISHED, ENQUEUED, DELIVERED, ACKED]} testId="overview-chart" />
         </Card>
         <Card
           title="Recent activity"

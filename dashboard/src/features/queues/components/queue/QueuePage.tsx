@@ -8,7 +8,9 @@ import { Empty, ErrorNotice, Loading } from '../../../../lib/ui/States';
 import { useResource } from '../../../../lib/useResource';
 import { loadQueue } from '../../api/settings';
 import { QUEUE_PANELS } from '../../panels';
-import { QueueMessages } from '../QueueMessages';
+import { RateHistoryChart } from '../../../rates/components/RateHistoryChart';
+import { ACKED, DEAD, DELIVERED, ENQUEUED } from '../../../rates/lines';
+import { QueueMessages } from '../messages/QueueMessages';
 import { QueueCounts } from './QueueCounts';
 import { QueueSettings } from './QueueSettings';
 
@@ -51,9 +53,14 @@ export function QueuePage() {
       {queue && (
         <div className="space-y-6">
           <QueueCounts queue={name} />
-          <Card title="Settings">
-            <QueueSettings queue={queue} onSaved={setQueue} />
-          </Card>
+          <div className="grid gap-6 xl:grid-cols-5">
+            <Card title="Rates, last hour" className="xl:col-span-3">
+              <RateHistoryChart queue={name} lines={[ENQUEUED, DELIVERED, ACKED, DEAD]} testId="queue-chart" />
+            </Card>
+            <Card title="Settings" className="xl:col-span-2">
+              <QueueSettings queue={queue} onSaved={setQueue} />
+            </Card>
+          </div>
           <Card title="Messages">
             <QueueMessages queue={name} />
           </Card>

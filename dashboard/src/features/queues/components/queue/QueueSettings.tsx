@@ -62,7 +62,7 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
 
   return (
     <form aria-label="Queue settings" onSubmit={submission.onSubmit} noValidate className="space-y-3" data-testid="queue-settings">
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 sm:grid-cols-3 xl:grid-cols-1">
         <TextField label="Ack timeout (seconds)" inputMode="numeric" value={form.ackTimeoutSeconds} onChange={edit('ackTimeoutSeconds')} error={problems.ackTimeoutSeconds} hint="Lease of a claimed message; new leases only." />
         <TextField label="Max retries" inputMode="numeric" value={form.maxRetries} onChange={edit('maxRetries')} error={problems.maxRetries} hint="Redeliveries before it goes dead." />
         <TextField label="Acked retention (hours)" inputMode="numeric" value={form.ackedRetentionHours} onChange={edit('ackedRetentionHours')} error={problems.ackedRetentionHours} placeholder="broker default" hint="Empty: the broker's default; 0 keeps none." />
