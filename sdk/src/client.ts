@@ -31,7 +31,7 @@ export class MiniQueue {
   readonly topics: TopicsResource;
   readonly queues: QueuesResource;
   readonly clients: ClientsResource;
-  /** The dead-letter queue: list and replay DEAD messages. */
+  /** The dead-letter queue: list, replay and delete DEAD messages. */
   readonly dlq: DeadLettersResource;
   readonly dashboard: DashboardResource;
   readonly auth: AuthResource;
@@ -68,6 +68,15 @@ export class MiniQueue {
   /** Claims up to `maxMessages` messages; an empty array when none is claimable (within `waitSeconds`). */
   receive(queue: string, options?: messages.ReceiveOptions): Promise<Message[]> {
     return messages.receive(this.transport, queue, options);
+  }
+
+  /**
+   * One message by id, whatever its status: PENDING, UNACKED, DEAD, or ACKED while retained. Needs
+   * `view`, or `consume:<queue>` of its queue; a message of a queue you may not read is a
+   * NotFoundError (`message_not_found`), as is an unknown id.
+   */
+  getMessage(messageId: string, options?: CallOptions): Promise<Message> {
+    return messages.get(this.transport, messageId, options);
   }
 
   /** Acknowledges a claimed message (final). ConflictError once its lease was lost. */

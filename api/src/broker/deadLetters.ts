@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Pool } from '../db/pool.js';
-import { messageReplay, messageReplayQueue, type ReplayedRow } from '../db/queries/messageDead.js';
+import { messageDeadDelete, messageReplay, messageReplayQueue, type ReplayedRow } from '../db/queries/messageDead.js';
 import { messageFindState } from '../db/queries/messageSettle.js';
 import { queueExists } from '../db/queries/queue.js';
 import { transitionsOf, type Changes } from '../realtime/changes.js';
@@ -17,9 +17,19 @@ export async function replayOne(deps: { pool: Pool; changes: Changes }, id: stri
     announce(deps.changes, [replayed]);
     return { message_id: id, status: 'PENDING' as const };
   }
-  const [state] = await messageFindState(deps.pool, [id]);
-  if (!state) throw new NotFoundError('message_not_found', `No message found with the id ${id}`);
-  throw new ConflictError('message_not_dead', `Message ${id} is ${state.status}, not DEAD`);
+  throw await notDead(deps.pool, id);
+}
+
+/** Deletes one dead message for good. Racing a replay of it, exactly one of the two succeeds. */
+export async function deleteOne(pool: Pool, id: string): Promise<void> {
+  if (!(await messageDeadDelete(pool, id))) throw await notDead(pool, id);
+}
+
+/** Why a dead-letter operation found no DEAD message with this id: none at all, or a live (or acked) one. */
+async function notDead(pool: Pool, id: string): Promise<NotFoundError | ConflictError> {
+  const [state] = await messageFindState(pool, [id]);
+  if (!state) return new NotFoundError('message_not_found', `No message found with the id ${id}`);
+  return new ConflictError('message_not_dead', `Message ${id} is ${state.status}, not DEAD`);
 }
 
 /** Replays up to `limit` (default: all) dead messages of a queue, oldest first. */

@@ -5,6 +5,7 @@ import { queueRoutes } from './routes/queues.js';
 import { publishRoutes } from './routes/publish.js';
 import { consumeRoutes } from './routes/consume.js';
 import { settleRoutes } from './routes/settle.js';
+import { messageRoutes } from './routes/messages.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { clientRoutes } from './routes/clients.js';
 import { authRoutes } from './routes/auth.js';
@@ -21,6 +22,7 @@ export const apiPlugin: Plugin<AppContext> = {
     publishRoutes(server, ctx);
     consumeRoutes(server, ctx);
     settleRoutes(server, ctx);
+    messageRoutes(server, ctx);
     dashboardRoutes(server, ctx);
     clientRoutes(server, ctx);
     authRoutes(server, ctx);

@@ -111,3 +111,8 @@ export function extend(t: Transport, messageId: string, seconds: number, options
     extendRequest: { seconds },
   });
 }
+
+/** One message by id, whatever its status (view, or consume on its queue). NotFoundError when none is there for you. */
+export function get(t: Transport, messageId: string, options: CallOptions = {}): Promise<Message> {
+  return t.api(MessagesApi, options).getMessage({ id: messageId });
+}

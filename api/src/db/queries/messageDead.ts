@@ -33,6 +33,16 @@ export async function messageReplayQueue(db: Queryable, queue: string, limit: nu
   return rows;
 }
 
+/**
+ * Deletes one DEAD message; false when it is not DEAD (or does not exist). A replay of the same
+ * message deletes the same row: whichever statement locks it first wins, and the other, after
+ * waiting for it, finds no row.
+ */
+export async function messageDeadDelete(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM message_dead WHERE id = $1', [id]);
+  return rowCount === 1;
+}
+
 /** Deletes dead messages that died before the retention allows, in batches. */
 export async function messageDeadDeleteExpired(db: Queryable, retentionHours: number, limit: number): Promise<number> {
   const { rowCount } = await db.query(

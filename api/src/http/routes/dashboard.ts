@@ -2,10 +2,12 @@ import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import { statsByQueue, statsOverview } from '../../db/queries/stats.js';
 import { listDeadMessages } from '../../broker/listing.js';
-import { replayOne, replayQueue } from '../../broker/deadLetters.js';
+import { deleteOne, replayOne, replayQueue } from '../../broker/deadLetters.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { bodyInteger, messageId, name, pageQuery } from '../schemas.js';
+
+const idParams = Joi.object({ id: messageId.required() });
 
 export function dashboardRoutes(server: Server, ctx: AppContext): void {
   server.route({
@@ -27,9 +29,18 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
     handler: (request) => listDeadMessages(ctx.pool, request.query),
   });
   server.route<{ Params: { id: string } }>({
+    method: 'DELETE',
+    path: '/dashboard/dlq/{id}',
+    options: { ...access('admin'), validate: { params: idParams } },
+    handler: async (request, h) => {
+      await deleteOne(ctx.pool, request.params.id);
+      return h.response().code(204);
+    },
+  });
+  server.route<{ Params: { id: string } }>({
     method: 'POST',
     path: '/dashboard/dlq/{id}/replay',
-    options: { ...access('admin'), validate: { params: Joi.object({ id: messageId.required() }) } },
+    options: { ...access('admin'), validate: { params: idParams } },
     handler: (request) => replayOne(ctx, request.params.id),
   });
   server.route<{ Payload: { queue: string; limit?: number } }>({
