@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
-import { statsByQueue, statsOverview } from '../../db/queries/stats.js';
+import { statsOverview } from '../../db/queries/stats.js';
+import { queueStatsWithActivity, rateSeries } from '../../stats/rateSeries.js';
 import { listDeadMessages } from '../../broker/listing.js';
 import { deleteOne, replayOne, replayQueue } from '../../broker/deadLetters.js';
 import { access } from '../access.js';
@@ -20,7 +21,27 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
     method: 'GET',
     path: '/dashboard/queues',
     options: access('view'),
-    handler: () => statsByQueue(ctx.pool),
+    handler: () => queueStatsWithActivity(ctx.pool),
+  });
+  server.route<{ Query: { queue?: string; window_seconds: number; resolution_seconds: number } }>({
+    method: 'GET',
+    path: '/dashboard/rates',
+    options: {
+      ...access('view'),
+      validate: {
+        query: Joi.object({
+          queue: name,
+          window_seconds: Joi.number().integer().min(5).max(86_400).default(3_600),
+          resolution_seconds: Joi.number().integer().min(5).max(3_600).multiple(5).default(5),
+        }),
+      },
+    },
+    handler: (request) =>
+      rateSeries(ctx.pool, {
+        queue: request.query.queue,
+        windowSeconds: request.query.window_seconds,
+        resolutionSeconds: request.query.resolution_seconds,
+      }),
   });
   server.route<{ Query: { queue?: string; limit: number; cursor?: string } }>({
     method: 'GET',
