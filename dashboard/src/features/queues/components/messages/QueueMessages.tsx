@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSession } from '../../../../app/session';
+import { capitalize } from '../../../../lib/format';
 import { Button } from '../../../../lib/ui/Button';
 import { useConfirm } from '../../../../lib/ui/ConfirmDialog';
 import { Empty, ErrorNotice, Loading, Notice } from '../../../../lib/ui/States';
@@ -66,7 +67,7 @@ export function QueueMessages({ queue }: { queue: string }) {
       {messages.error !== undefined && <ErrorNotice error={messages.error} onRetry={messages.reload} />}
       {page && (
         <p className="text-xs text-slate-500" data-testid="message-total">
-          {total ? `${total[0].toUpperCase()}${total.slice(1)}` : `Messages with header ${query.header?.name} = ${query.header?.value}`}
+          {total ? capitalize(total) : `Messages with header ${query.header?.name} = ${query.header?.value}`}
           {query.status ? ` ${query.status}` : ''} · {query.order === 'desc' ? 'newest' : 'oldest'} first, {PAGE_SIZE} per page.
         </p>
       )}
