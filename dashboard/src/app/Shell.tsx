@@ -5,6 +5,7 @@ import { Logo } from '../lib/ui/Logo';
 import { ConnectionIndicator } from '../features/live/components/ConnectionIndicator';
 import { MonitorProvider } from '../features/live/components/MonitorProvider';
 import { ReachabilityProvider } from '../features/health/components/ReachabilityProvider';
+import { StaleFrame } from '../features/health/components/StaleFrame';
 import { UnreachableBanner } from '../features/health/components/UnreachableBanner';
 import { matches, menuEntryOf, ROUTES, routesFor, type Route } from './routes';
 import { useSession } from './session';
@@ -51,7 +52,9 @@ export function Shell() {
           <TopBar />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
             <UnreachableBanner />
-            <Page />
+            <StaleFrame>
+              <Page />
+            </StaleFrame>
           </main>
         </div>
       </div>

@@ -42,6 +42,7 @@ export function FeedList({ rows, compact = false }: { rows: FeedRow[]; compact?:
           className={`flex flex-wrap items-start gap-x-3 gap-y-1 py-2 text-sm sm:flex-nowrap ${row.eventType === EVENTS_DROPPED ? 'bg-slate-50' : ''}`}
           data-event-type={row.eventType}
           data-count={row.count}
+          data-queue={row.queueName ?? undefined}
         >
           <time dateTime={row.timestamp} className="w-20 shrink-0 pt-0.5 font-mono text-xs tabular-nums text-slate-500">
             {formatClock(row.timestamp)}

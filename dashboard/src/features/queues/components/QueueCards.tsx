@@ -18,7 +18,7 @@ export function QueueCards({ rows }: { rows: QueueStats[] }) {
           <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
             {NUMBERS.map((column) => (
               <div key={column.key} className="min-w-0">
-                <dt className="truncate text-xs text-slate-500">{column.label}</dt>
+                <dt className="truncate text-xs text-slate-500">{column.longLabel ?? column.label}</dt>
                 <dd>{column.render(row)}</dd>
               </div>
             ))}

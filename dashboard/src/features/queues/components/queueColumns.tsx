@@ -12,6 +12,8 @@ export type QueueSortKey = 'queue' | 'pending' | 'unacked' | 'dead' | 'enqueued'
 export interface QueueColumn {
   key: QueueSortKey | 'depth';
   label: string;
+  /** Where there is room for more words (the cards on narrow screens). */
+  longLabel?: string;
   /** What the header means, for a tooltip and screen readers. */
   meaning?: string;
   /** The number (or name) sorted by; columns without one cannot be sorted. */
@@ -77,7 +79,8 @@ export const QUEUE_COLUMNS: QueueColumn[] = [
   },
   {
     key: 'oldest',
-    label: 'Oldest pending',
+    label: 'Oldest',
+    longLabel: 'Oldest pending',
     meaning: 'How long the oldest pending message has waited',
     value: (row) => (row.pending > 0 ? row.oldest_pending_age_seconds : 0),
     render: (row) => <span className="tabular-nums text-slate-600">{row.pending > 0 ? formatAge(row.oldest_pending_age_seconds) : '—'}</span>,

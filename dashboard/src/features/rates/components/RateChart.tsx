@@ -51,7 +51,7 @@ export function RateChart({ buckets, lines, testId }: { buckets: RateBucket[]; l
             )),
           )}
         </svg>
-        <span className="absolute left-1 top-0 text-xs text-slate-400">{formatRate(max)}/s</span>
+        <span className="absolute left-1 top-0 text-xs text-slate-400">{formatCount(max)}/s</span>
       </div>
       <div className="mt-1 flex justify-between text-xs text-slate-500" aria-hidden>
         <span>60 min ago</span>
