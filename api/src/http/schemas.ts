@@ -60,6 +60,13 @@ export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
  * A cursor is a position in the listing (broker/listing.ts): digits, which the contract can
  * describe exactly, so any value it allows is one the server takes.
  */
+/** `name=value` of the message listing's header filter: the name up to the first `=`. */
+export const headerFilter = storableText()
+  .pattern(new RegExp(`^[^=]{0,${HEADER_NAME_MAX}}=[^]{0,4096}$`))
+  .messages({ 'string.pattern.base': `must be name=value (a name of at most ${HEADER_NAME_MAX} characters without "=", a value of at most 4,096)` });
+
+export const deadReason = Joi.string().valid('NACKED', 'RETRIES_EXHAUSTED', 'EXPIRED');
+
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
   cursor: Joi.string().pattern(/^[0-9]{19,36}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (19 to 36 digits)' }),
