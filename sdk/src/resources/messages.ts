@@ -48,6 +48,8 @@ export interface NackOptions extends CallOptions {
   requeue?: boolean;
   /** Seconds (0..900) before the requeued message is claimable again. */
   delaySeconds?: number;
+  /** Why, at most 500 characters: kept with the message and shown as its `dead_detail` if it dies. */
+  reason?: string;
 }
 
 export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
@@ -100,7 +102,7 @@ export function nack(t: Transport, messageId: string, options: NackOptions = {})
   return t.api(MessagesApi, options).nackMessage({
     id: messageId,
     miniQueueInstance: t.instanceId,
-    nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds },
+    nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason },
   });
 }
 

@@ -7,6 +7,7 @@ describe('message listings', () => {
     expect(describeTotal({ total: 1, total_exact: true })).toBe('1 message');
     expect(describeTotal({ total: 10000, total_exact: false })).toBe('more than 10,000 messages');
     expect(describeTotal({ total: null, total_exact: false })).toBeNull();
+    expect(describeTotal({ total: 3, total_exact: true }, 'DEAD')).toBe('3 DEAD messages');
   });
 
   it('counts pages only when the total is exact', () => {

@@ -21,10 +21,10 @@ export const purgeQueue = (mq: MiniQueue, queue: string) => mq.queues.purge(queu
 export const findMessage = (mq: MiniQueue, messageId: string): Promise<Message> => mq.getMessage(messageId);
 
 /** How many messages match, as the broker counted them: exact, or "more than" its limit. Null with a header filter. */
-export function describeTotal(page: Pick<MessagePage, 'total' | 'total_exact'>): string | null {
+export function describeTotal(page: Pick<MessagePage, 'total' | 'total_exact'>, status?: string): string | null {
   if (page.total === null) return null;
-  const noun = page.total === 1 ? 'message' : 'messages';
-  return page.total_exact ? `${formatCount(page.total)} ${noun}` : `more than ${formatCount(page.total)} messages`;
+  const noun = `${status ? `${status} ` : ''}${page.total === 1 ? 'message' : 'messages'}`;
+  return page.total_exact ? `${formatCount(page.total)} ${noun}` : `more than ${formatCount(page.total)} ${noun}`;
 }
 
 /** Pages of PAGE_SIZE the total makes, when it is exact. */

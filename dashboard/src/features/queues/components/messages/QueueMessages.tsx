@@ -39,7 +39,7 @@ export function QueueMessages({ queue }: { queue: string }) {
     });
 
   const page = messages.data;
-  const total = page && describeTotal(page);
+  const total = page && describeTotal(page, query.status);
   const atNewest = query.order === 'desc' && pages.page === 1;
   return (
     <section aria-label={`Messages of ${queue}`} className="space-y-3">
@@ -68,7 +68,8 @@ export function QueueMessages({ queue }: { queue: string }) {
       {page && (
         <p className="text-xs text-slate-500" data-testid="message-total">
           {total ? capitalize(total) : `Messages with header ${query.header?.name} = ${query.header?.value}`}
-          {query.status ? ` ${query.status}` : ''} · {query.order === 'desc' ? 'newest' : 'oldest'} first, {PAGE_SIZE} per page.
+          {' · '}
+          {query.order === 'desc' ? 'newest' : 'oldest'} first, {PAGE_SIZE} per page.
         </p>
       )}
       {page?.items.length === 0 && (
@@ -77,7 +78,7 @@ export function QueueMessages({ queue }: { queue: string }) {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <div className="space-y-2">
+        <div className="space-y-2" data-testid="listing">
           {page.items.map((message) => (
             <MessageDetails key={message.message_id} message={message} />
           ))}
