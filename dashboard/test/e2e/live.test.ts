@@ -21,7 +21,7 @@ dashboardForFile(async (started) => {
   await page.locator('[data-testid="connection"][data-status="open"]:visible').first().waitFor();
 });
 
-const rows = (selector = '') => page.getByTestId('feed').locator(`li${selector}`);
+const rows = (selector = '') => page.getByTestId('feed').locator(`:scope > li${selector}`);
 const batch = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ payload: JSON.stringify({ tag, i }) }));
 
 describe('the live feed', () => {

@@ -41,8 +41,9 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
   const [problems, setProblems] = useState<SettingsProblems>({});
   const [saved, setSaved] = useState(false);
   useEffect(() => setForm(formOf(queue)), [queue]);
-  const { changes } = settingsChanges(queue, form);
-  const changed = Object.keys(changes).length > 0;
+  // Edited at all, valid or not: saving an invalid value says what is wrong with it.
+  const initial = formOf(queue);
+  const changed = (Object.keys(form) as (keyof SettingsForm)[]).some((field) => form[field].trim() !== initial[field]);
 
   const submission = useSubmit(() => saveSettings(mq, queue.name, settingsChanges(queue, form).changes), {
     validate: () => {
