@@ -75,7 +75,7 @@ describe('operating the broker from the dashboard', () => {
     await dashboard.sdk(dashboard.broker.adminKey).publish('orders', JSON.stringify({ orderId: 43 }));
     await expectCount(page, 'pending', 4);
     const feed = page.getByTestId('feed');
-    await feed.locator('[data-event-type="PUBLISHED"]').filter({ hasText: 'published to email-queue' }).first().waitFor();
+    await feed.locator('[data-event-type="PUBLISHED"][data-queue="email-queue"]').first().waitFor();
     await screenshot(page, 'overview-after-publish');
 
     await nav('Live activity');

@@ -130,7 +130,7 @@ function ClientActions({ client, onRotate, onRevoke }: { client: Client; onRotat
       <Button variant="ghost" size="sm" onClick={() => onRotate(client)} aria-label={`Rotate the key of ${client.name}`}>
         Rotate
       </Button>
-      <Button variant="ghost" size="sm" className="text-rose-700 hover:bg-rose-50 hover:text-rose-800" onClick={() => onRevoke(client)} aria-label={`Revoke ${client.name}`}>
+      <Button variant="dangerGhost" size="sm" onClick={() => onRevoke(client)} aria-label={`Revoke ${client.name}`}>
         Revoke
       </Button>
     </span>

@@ -36,7 +36,7 @@ export function BulkBar({
         Select this page
       </label>
       <span className="text-slate-500" aria-live="polite">
-        {selected.size > 0 ? `${formatCount(selected.size)} selected` : total ? `${capitalize(total)} match` : ''}
+        {selected.size > 0 ? `${formatCount(selected.size)} selected` : total ? `${capitalize(total)} ${total.startsWith('1 ') ? 'matches' : 'match'}` : ''}
       </span>
       <span className="ml-auto flex flex-wrap gap-2">
         {selected.size > 0 ? (
@@ -56,7 +56,7 @@ export function BulkBar({
             <Button size="sm" variant="secondary" onClick={() => onMatching('replay')}>
               Replay all matching…
             </Button>
-            <Button size="sm" variant="secondary" className="text-rose-700" onClick={() => onMatching('delete')}>
+            <Button size="sm" variant="quietDanger" onClick={() => onMatching('delete')}>
               Delete all matching…
             </Button>
           </>

@@ -102,7 +102,7 @@ export function DeadLettersPage() {
                     <Button size="sm" variant="secondary" onClick={() => actions.one(message, 'replay')} aria-label={`Replay message ${message.message_id}`}>
                       Replay
                     </Button>
-                    <Button size="sm" variant="ghost" className="text-rose-700 hover:bg-rose-50" onClick={() => actions.one(message, 'delete')} aria-label={`Delete message ${message.message_id}`}>
+                    <Button size="sm" variant="quietDanger" onClick={() => actions.one(message, 'delete')} aria-label={`Delete message ${message.message_id}`}>
                       Delete
                     </Button>
                   </>

@@ -64,7 +64,7 @@ function CompactText({ row }: { row: FeedRow }) {
   return (
     <span className="min-w-0 flex-1 text-slate-700" title={describeRow(row)}>
       {row.queueName && <span className="mr-1.5 font-medium text-slate-900">{row.queueName}</span>}
-      <span className="break-words text-slate-600">{shortenIds(describeRow(row))}</span>
+      <span className="break-words text-slate-600">{row.events === 1 || !row.queueName ? shortenIds(describeRow(row)) : `${formatCount(row.count)} messages`}</span>
     </span>
   );
 }

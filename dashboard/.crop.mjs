@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+const [file, out, x, y, w, h] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: Number(w), height: Number(h) } });
+const data = readFileSync(file).toString('base64');
+await page.setContent(`<body style="margin:0;overflow:hidden"><img style="position:absolute;left:${-x}px;top:${-y}px" src="data:image/png;base64,${data}"></body>`);
+await page.waitForTimeout(200);
+await page.screenshot({ path: out });
+await browser.close();
