@@ -11,7 +11,7 @@ export type {
   NackOptions,
 } from './resources/messages.js';
 export type { CreateQueueOptions, ListMessagesOptions, QueueChanges, QueuesResource } from './resources/queues.js';
-export type { ListDeadLettersOptions, ReplayAllOptions, DeadLetterMatch, DeadLettersResource } from './resources/deadLetters.js';
+export type { ListDeadLettersOptions, ReplayAllOptions, DeadLetterFilterOptions, DeadLettersResource } from './resources/deadLetters.js';
 export type { TopicsResource } from './resources/topics.js';
 export type { ClientsResource } from './resources/clients.js';
 export type { DashboardResource, RatesOptions } from './resources/dashboard.js';
@@ -53,4 +53,4 @@ export { newIdempotencyKey } from './idempotency.js';
 export { NAME_PATTERN, NAME_MAX_LENGTH, SCOPE_PATTERN, isValidName, isValidScope, LIMITS, CLOSE_CODES } from './contract.js';
 // The contract's models, field for field (snake_case, timestamps as Date).
 export type * from './generated/models/index.js';
-export { MessageStatus, ErrorCode } from './generated/models/index.js';
+export { MessageStatus, ErrorCode, DeadReason } from './generated/models/index.js';

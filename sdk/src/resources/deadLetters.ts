@@ -24,13 +24,16 @@ export interface ListDeadLettersOptions extends CallOptions {
 export interface ReplayAllOptions extends CallOptions {
   /** Replay at most this many, oldest first; default all of them. */
   limit?: number;
+  /** Only messages that died this way. */
+  reason?: DeadReason;
 }
 
-/** Which dead messages a bulk replay or delete takes: of one queue and/or one kind of death, at most `limit`. */
-export interface DeadLetterMatch extends CallOptions {
+export interface DeadLetterFilterOptions extends CallOptions {
+  /** Only this queue; default every queue. */
   queue?: string;
+  /** Only messages that died this way. */
   reason?: DeadReason;
-  /** At most this many, oldest first; default all that match. */
+  /** At most this many, oldest first; default all matching. */
   limit?: number;
 }
 
@@ -54,19 +57,19 @@ export function deadLettersResource(t: Transport) {
       t.api(DeadLettersApi, options).deleteDeadLetter({ id: messageId }),
     /** Moves a queue's DEAD messages back to PENDING (admin). */
     replayAll: (queue: string, options: ReplayAllOptions = {}): Promise<BulkReplayResult> =>
-      t.api(DeadLettersApi, options).replayDeadLetters({ bulkReplayRequest: { queue, limit: options.limit } }),
-    /** Moves the DEAD messages matching the filter back to PENDING, of every queue when none is named (admin). */
-    replayMatching: (match: DeadLetterMatch = {}): Promise<BulkReplayResult> =>
-      t.api(DeadLettersApi, match).replayDeadLetters({ bulkReplayRequest: { queue: match.queue, reason: match.reason, limit: match.limit } }),
-    /** Replays the DEAD messages with these ids (1..1000); each id is reported as succeeded or failed (admin). */
-    replaySelection: (messageIds: string[], options?: CallOptions): Promise<DeadLetterSelectionResult> =>
-      t.api(DeadLettersApi, options).replayDeadLetterSelection({ deadLetterSelection: { ids: messageIds } }),
-    /** Deletes the DEAD messages with these ids (1..1000); each id is reported as succeeded or failed (admin). */
-    deleteSelection: (messageIds: string[], options?: CallOptions): Promise<DeadLetterSelectionResult> =>
-      t.api(DeadLettersApi, options).deleteDeadLetterSelection({ deadLetterSelection: { ids: messageIds } }),
-    /** Deletes the DEAD messages matching the filter, of every queue when none is named (admin). */
-    deleteMatching: (match: DeadLetterMatch = {}): Promise<BulkDeleteResult> =>
-      t.api(DeadLettersApi, match).deleteDeadLetters({ deadLetterFilter: { queue: match.queue, reason: match.reason, limit: match.limit } }),
+      t.api(DeadLettersApi, options).replayDeadLetters({ bulkReplayRequest: { queue, reason: options.reason, limit: options.limit } }),
+    /** Replays the DEAD messages matching the filter, of every queue unless `queue` (admin). */
+    replayMatching: (options: DeadLetterFilterOptions = {}): Promise<BulkReplayResult> =>
+      t.api(DeadLettersApi, options).replayDeadLetters({ bulkReplayRequest: { queue: options.queue, reason: options.reason, limit: options.limit } }),
+    /** Deletes the DEAD messages matching the filter, of every queue unless `queue` (admin). */
+    deleteMatching: (options: DeadLetterFilterOptions = {}): Promise<BulkDeleteResult> =>
+      t.api(DeadLettersApi, options).deleteDeadLetters({ deadLetterFilter: { queue: options.queue, reason: options.reason, limit: options.limit } }),
+    /** Replays these DEAD messages (up to 500 ids); each id is reported succeeded or failed with its code (admin). */
+    replayIds: (ids: string[], options?: CallOptions): Promise<DeadLetterSelectionResult> =>
+      t.api(DeadLettersApi, options).replayDeadLetterSelection({ deadLetterSelection: { ids } }),
+    /** Deletes these DEAD messages (up to 500 ids), reporting each as `replayIds` does (admin). */
+    deleteIds: (ids: string[], options?: CallOptions): Promise<DeadLetterSelectionResult> =>
+      t.api(DeadLettersApi, options).deleteDeadLetterSelection({ deadLetterSelection: { ids } }),
   };
 }
 

@@ -48,7 +48,7 @@ export interface NackOptions extends CallOptions {
   requeue?: boolean;
   /** Seconds (0..900) before the requeued message is claimable again. */
   delaySeconds?: number;
-  /** Why, at most 500 characters: kept with the message and shown as its `dead_detail` if it dies. */
+  /** Why (at most 500 characters): kept with the message, and shown in the dead letters if it dies. */
   reason?: string;
 }
 

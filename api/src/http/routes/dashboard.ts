@@ -82,7 +82,7 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
     options: { ...access('admin'), validate: { payload: Joi.object(filter).required() } },
     handler: (request) => deleteMatching(ctx, request.payload, request.payload.limit),
   });
-  const selection = Joi.object({ ids: Joi.array().items(messageId.required()).min(1).max(1_000).required() }).required();
+  const selection = Joi.object({ ids: Joi.array().items(messageId.required()).min(1).max(500).required() }).required();
   server.route<{ Payload: { ids: string[] } }>({
     method: 'POST',
     path: '/dashboard/dlq/batch-replay',

@@ -13,8 +13,22 @@ export const loadDeadLetters = (mq: MiniQueue, query: DeadLetterQuery, options: 
 
 export const replayOne = (mq: MiniQueue, messageId: string) => mq.dlq.replay(messageId);
 export const deleteOne = (mq: MiniQueue, messageId: string) => mq.dlq.delete(messageId);
-export const replaySelected = (mq: MiniQueue, ids: string[]) => mq.dlq.replaySelection(ids);
-export const deleteSelected = (mq: MiniQueue, ids: string[]) => mq.dlq.deleteSelection(ids);
+/** The most ids one selection request takes; a bigger selection is sent in several. */
+export const SELECTION_LIMIT = 500;
+
+/** A selection of any size, in requests of at most SELECTION_LIMIT ids, the outcomes added up. */
+export async function inSelections(ids: string[], send: (chunk: string[]) => Promise<DeadLetterSelectionResult>): Promise<DeadLetterSelectionResult> {
+  const outcome: DeadLetterSelectionResult = { succeeded: [], failed: [] };
+  for (let start = 0; start < ids.length; start += SELECTION_LIMIT) {
+    const result = await send(ids.slice(start, start + SELECTION_LIMIT));
+    outcome.succeeded.push(...result.succeeded);
+    outcome.failed.push(...result.failed);
+  }
+  return outcome;
+}
+
+export const replaySelected = (mq: MiniQueue, ids: string[]) => inSelections(ids, (chunk) => mq.dlq.replayIds(chunk));
+export const deleteSelected = (mq: MiniQueue, ids: string[]) => inSelections(ids, (chunk) => mq.dlq.deleteIds(chunk));
 export const replayMatching = (mq: MiniQueue, query: DeadLetterQuery) => mq.dlq.replayMatching(query);
 export const deleteMatching = (mq: MiniQueue, query: DeadLetterQuery) => mq.dlq.deleteMatching(query);
 
