@@ -1,14 +1,13 @@
 import type { ComponentType } from 'react';
-import type { Queue } from '@miniqueue/sdk';
 
 /**
- * Extra sections of a queue's page, shown in this order below its messages. A feature adds its
- * own by appending here: `{ id, title, component }`; the component gets the queue as loaded.
+ * Extra sections of a queue's page, shown in this order below its messages, each in a white box.
+ * A feature adds its own by appending `{ id, component }` here; the component gets the queue's
+ * name and brings its own heading.
  */
 export interface QueuePanel {
   id: string;
-  title: string;
-  component: ComponentType<{ queue: Queue }>;
+  component: ComponentType<{ queue: string }>;
 }
 
 export const QUEUE_PANELS: QueuePanel[] = [];

@@ -65,9 +65,9 @@ export function QueuePage() {
             <QueueMessages queue={name} />
           </Card>
           {QUEUE_PANELS.map((panel) => (
-            <Card key={panel.id} title={panel.title}>
-              <panel.component queue={queue} />
-            </Card>
+            <div key={panel.id} className="overflow-hidden rounded-lg bg-white shadow-xs ring-1 ring-slate-200" data-panel={panel.id}>
+              <panel.component queue={name} />
+            </div>
           ))}
         </div>
       )}
