@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MiniQueue } from '@miniqueue/sdk';
 import { newPage, screenshot } from '../helpers/browser.js';
-import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
+import { dashboardForFile, ordersWithQueues, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
 let page: Page;
@@ -24,7 +24,7 @@ async function seedHistory(): Promise<void> {
             UNION ALL SELECT 'stock-queue', bucket, 600, 0, 0, 600 FROM old
             UNION ALL SELECT 'email-queue', now5 - interval '30 seconds', 0, 120, 120, NULL FROM at)
     , minutes AS (SELECT now5 - make_interval(mins => m) AS bucket, m FROM at, generate_series(1, 30) AS m)
-    , s AS (INSERT INTO rate_sample (bucket) SELECT bucket FROM minutes WHERE m <> 40)
+    , s AS (INSERT INTO rate_sample (bucket) SELECT bucket FROM minutes)
     INSERT INTO queue_rate (queue_name, bucket, depth) SELECT 'email-queue', bucket, 10 * (30 - m) FROM minutes
       ON CONFLICT (queue_name, bucket) DO UPDATE SET depth = EXCLUDED.depth`);
 }
@@ -32,9 +32,7 @@ async function seedHistory(): Promise<void> {
 dashboardForFile(async (started) => {
   ({ dashboard } = started);
   admin = dashboard.sdk(dashboard.broker.adminKey);
-  await admin.topics.create('orders');
-  await admin.queues.create('email-queue', 'orders');
-  await admin.queues.create('stock-queue', 'orders');
+  await ordersWithQueues(admin, 'email-queue', 'stock-queue');
   await admin.publish('orders', '{"orderId": 1}');
   await seedHistory();
   ({ page, errors } = await newPage(started.browser));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MiniQueue } from '@miniqueue/sdk';
 import { newPage, screenshot } from '../helpers/browser.js';
-import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
+import { dashboardForFile, ordersWithQueues, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
 let page: Page;
@@ -12,9 +12,7 @@ let errors: string[];
 dashboardForFile(async (started) => {
   ({ dashboard } = started);
   admin = dashboard.sdk(dashboard.broker.adminKey);
-  await admin.topics.create('orders');
-  await admin.queues.create('email-queue', 'orders');
-  await admin.queues.create('stock-queue', 'orders');
+  await ordersWithQueues(admin, 'email-queue', 'stock-queue');
   ({ page, errors } = await newPage(started.browser));
   await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
   await page.goto(`${dashboard.url}/live`);

@@ -3,7 +3,8 @@ import { formatCount } from '../../../lib/format';
 import { Link } from '../../../lib/router';
 import { Card, PageHeader } from '../../../lib/ui/Card';
 import { ErrorNotice, Loading } from '../../../lib/ui/States';
-import { STATUS_COLOURS, type StatusName } from '../../../lib/ui/Status';
+import { CountTile } from '../../../lib/ui/CountTile';
+import type { StatusName } from '../../../lib/ui/Status';
 import { useResource } from '../../../lib/useResource';
 import { FeedList } from '../../live/components/FeedList';
 import { useMonitor, useRefreshOnActivity } from '../../live/components/MonitorProvider';
@@ -33,16 +34,7 @@ export function OverviewPage() {
         <>
           <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="overview-counts">
             {TILES.map((tile) => (
-              <div key={tile.key} className="rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
-                <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
-                  <span className={`size-2.5 rounded-full ${STATUS_COLOURS[tile.status].bar}`} aria-hidden />
-                  {tile.label}
-                </dt>
-                <dd className={`mt-1 text-3xl font-semibold tabular-nums ${overview.data![tile.key] > 0 ? STATUS_COLOURS[tile.status].text : 'text-slate-400'}`} data-testid={`count-${tile.key}`}>
-                  {formatCount(overview.data![tile.key])}
-                </dd>
-                <dd className="text-xs text-slate-500">{tile.meaning}</dd>
-              </div>
+              <CountTile key={tile.key} status={tile.status} label={tile.label} value={overview.data![tile.key]} meaning={tile.meaning} large testId={`count-${tile.key}`} />
             ))}
           </dl>
           <p className="mt-3 text-sm text-slate-600">

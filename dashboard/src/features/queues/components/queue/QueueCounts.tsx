@@ -1,6 +1,6 @@
 import { useSession } from '../../../../app/session';
-import { formatAge, formatCount } from '../../../../lib/format';
-import { STATUS_COLOURS } from '../../../../lib/ui/Status';
+import { formatAge } from '../../../../lib/format';
+import { CountTile } from '../../../../lib/ui/CountTile';
 import { useResource } from '../../../../lib/useResource';
 import { useRefreshOnActivity } from '../../../live/components/MonitorProvider';
 import { loadQueueStats } from '../../api/queues';
@@ -16,15 +16,7 @@ export function QueueCounts({ queue }: { queue: string }) {
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="queue-counts">
       {COUNT_COLUMNS.map((column) => (
-        <div key={column.key} className="rounded-lg bg-white p-3 shadow-xs ring-1 ring-slate-200">
-          <dt className="flex items-center gap-2 text-xs font-medium text-slate-600">
-            <span className={`size-2 rounded-full ${STATUS_COLOURS[column.status].bar}`} aria-hidden />
-            {column.label}
-          </dt>
-          <dd className={`mt-0.5 text-2xl font-semibold tabular-nums ${row[column.key] > 0 ? STATUS_COLOURS[column.status].text : 'text-slate-400'}`} data-column={column.key}>
-            {formatCount(row[column.key])}
-          </dd>
-        </div>
+        <CountTile key={column.key} status={column.status} label={column.label} value={row[column.key]} />
       ))}
       <div className="col-span-2 rounded-lg bg-white p-3 shadow-xs ring-1 ring-slate-200 sm:col-span-1">
         <dt className="text-xs font-medium text-slate-600">Oldest pending</dt>
