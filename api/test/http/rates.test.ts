@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
 import { ratePrune } from '../../src/jobs/ratePrune.js';
+import { BUCKET_MS, RateCounter, bucketOf } from '../../src/stats/rateCounter.js';
+import { RateRecorder } from '../../src/stats/rateRecorder.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { expireAllLeases, publishOne, topology } from '../helpers/fixtures.js';
 
@@ -65,16 +67,24 @@ describe('message rates', () => {
   });
 
   it('samples the depth of every queue once per bucket, the first writer only', async () => {
-    await mq.pool.query('DELETE FROM rate_sample');
-    await flush();
+    // A recorder whose clock says half an hour ago, so the broker's own writes never touch its bucket.
+    const at = bucketOf(Date.now()) - 30 * 60_000;
+    const recorder = new RateRecorder(mq.pool, new RateCounter(), () => undefined, () => at + BUCKET_MS + 50);
+    const depthAt = async (queue: string) =>
+      (await mq.pool.query('SELECT depth FROM queue_rate WHERE queue_name = $1 AND bucket = $2', [queue, new Date(at)])).rows[0]?.depth;
+    await recorder.runOnce();
     const pending = (await mq.pool.query(`SELECT count(*)::int AS n FROM message WHERE queue_name = 'shipping' AND status = 'PENDING'`)).rows[0].n;
-    // A second write in the same bucket finds the sample taken and does not count again.
-    await mq.pool.query(`UPDATE queue_rate SET depth = depth + 1000 WHERE queue_name = 'shipping' AND depth IS NOT NULL`);
-    await flush();
-    const depths = (await series('?queue=shipping')).buckets.map((b) => b.depth).filter((d) => d !== null);
-    expect(depths.at(-1)).toBe(pending + 1000);
-    const idle = (await series('?queue=idle')).buckets.map((b) => b.depth).filter((d) => d !== null);
-    expect(idle.at(-1)).toBe(0);
+    expect(pending).toBeGreaterThan(0);
+    expect(await depthAt('shipping')).toBe(pending);
+    // A second write for the same bucket (another instance, say) finds the sample taken and counts nothing.
+    await mq.pool.query('UPDATE queue_rate SET depth = depth + 1000 WHERE queue_name = $1 AND bucket = $2', ['shipping', new Date(at)]);
+    await recorder.runOnce();
+    expect(await depthAt('shipping')).toBe(pending + 1000);
+    // The series reads it, and a queue with nothing pending in a sampled bucket has depth 0.
+    const bucketOfSeries = async (queue: string) =>
+      (await series(`?queue=${queue}`)).buckets.find((b) => Date.parse(b.at as string) === at);
+    expect((await bucketOfSeries('shipping'))?.depth).toBe(pending + 1000);
+    expect((await bucketOfSeries('idle'))?.depth).toBe(0);
   });
 
   it('raises the resolution when the window would need too many buckets', async () => {
