@@ -65,6 +65,22 @@ api POST /api/v1/topics/fuzz.topic/messages/batch '{"messages":[{"payload":"a"},
 NARROW_KEY="$(api POST /api/v1/clients '{"name":"fuzz-narrow","scopes":["publish:fuzz.topic","consume:fuzz-queue"]}' \
   | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).api_key))")"
 
+# Ids that exist, for the operations that address one message (hooks.py puts them in): the
+# messages above, and dead messages of a queue the narrow key may not consume.
+api POST /api/v1/topics '{"name":"fuzz.dead"}' >/dev/null
+api POST /api/v1/queues '{"name":"fuzz-dead","topic_name":"fuzz.dead"}' >/dev/null
+api POST /api/v1/topics/fuzz.dead/messages/batch '{"messages":[{"payload":"d1"},{"payload":"d2"},{"payload":"d3"},{"payload":"d4"}]}' >/dev/null
+field() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log($1))"; }
+DEAD_IDS=""
+for _ in 1 2 3 4; do
+  id="$(api POST /api/v1/queues/fuzz-dead/consume | field 'JSON.parse(s).message_id')"
+  api POST "/api/v1/messages/$id/nack" '{"requeue":false}' >/dev/null
+  DEAD_IDS="$DEAD_IDS${DEAD_IDS:+,}$id"
+done
+LIVE_IDS="$(api GET /api/v1/queues/fuzz-queue/messages | field "JSON.parse(s).items.map(m=>m.message_id).join(',')")"
+export FUZZ_MESSAGE_IDS="$LIVE_IDS,$DEAD_IDS"
+export FUZZ_DEAD_IDS="$DEAD_IDS"
+
 export SCHEMATHESIS_HOOKS=hooks
 export PYTHONPATH="$ROOT/api/fuzz${PYTHONPATH:+:$PYTHONPATH}"
 export FUZZ_PROTECTED_CLIENTS="bootstrap-admin,fuzz-narrow"

@@ -250,6 +250,43 @@ describe('messages:list', () => {
   });
 });
 
+describe('messages:get', () => {
+  it('shows one message with its facts and payload; --json is the message', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'looked at', '--header', 'x-source=cli');
+    const [claimed] = json(await admin('consume', queue, '--no-ack', '--json')).messages;
+    const shown = await admin('messages:get', claimed.message_id);
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^id\\s+${claimed.message_id}\n`));
+    expect(shown.stdout).toMatch(/status\s+UNACKED/);
+    expect(shown.stdout).toMatch(/consumer\s+bootstrap-admin/);
+    expect(shown.stdout).toMatch(/lease ends\s+\S+ \S+Z/);
+    expect(shown.stdout).toMatch(/headers\s+x-source=cli/);
+    expect(shown.stdout.endsWith('\n\nlooked at\n')).toBe(true);
+    const asJson = json(await admin('messages:get', claimed.message_id, '--json'));
+    expect(asJson).toEqual((await listed(queue))[0]);
+  });
+
+  it('an unknown id is exit code 4; a consumer of another queue gets the same', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'hidden');
+    const [message] = await listed(queue);
+    const outsider = await broker.clientKey(`outsider-${queue}`, ['consume:elsewhere']);
+    for (const [who, id] of [[admin, '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90'], [as(broker, outsider), message.message_id]] as const) {
+      const result = await who('messages:get', id);
+      expect(result.exitCode).toBe(4);
+      expect(result.stderr).toContain('Hint: `miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.');
+    }
+  });
+
+  it('a key that may neither view nor consume is exit code 3, naming view', async () => {
+    const publisher = await broker.clientKey('get-publisher', ['publish:*']);
+    const result = await as(broker, publisher)('messages:get', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90');
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('--scope view');
+  });
+});
+
 describe('dlq', () => {
   it('lists dead messages with their last consumer, of all queues or one', async () => {
     const a = await topicWithQueue();
@@ -308,6 +345,33 @@ describe('dlq', () => {
   it('needs exactly one of an id and --queue', async () => {
     expect((await admin('dlq:replay')).exitCode).toBe(2);
     expect((await admin('dlq:replay', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90', '--queue', 'q1')).exitCode).toBe(2);
+  });
+
+  it('deletes one dead message with --yes; --json says so', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const id = await deadMessage(topic, queue, 'unwanted');
+    expect(json(await admin('dlq:delete', id, '--yes', '--json'))).toEqual({ message_id: id, deleted: true });
+    expect(await listed(queue)).toEqual([]);
+    const again = await admin('dlq:delete', id, '--yes');
+    expect(again.exitCode).toBe(4);
+  });
+
+  it('will not delete without confirmation when there is no terminal', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const id = await deadMessage(topic, queue, 'kept');
+    const result = await admin('dlq:delete', id);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--yes');
+    expect((await listed(queue)).map((m) => m.status)).toEqual(['DEAD']);
+  });
+
+  it('leaves a message that is not dead alone: exit code 5 with a hint', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'alive');
+    const [message] = await listed(queue);
+    const result = await admin('dlq:delete', message.message_id, '--yes');
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('Only dead messages can be replayed or deleted');
   });
 
   it('an unknown message is exit code 4', async () => {

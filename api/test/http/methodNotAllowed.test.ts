@@ -12,9 +12,11 @@ describe('a method a path does not take is 405 with Allow, in the error shape', 
     ['TRACE', '/api/v1/topics', 'GET, HEAD, POST'],
     ['PUT', '/api/v1/topics/orders', 'DELETE'],
     ['GET', '/api/v1/queues/q/consume', 'POST'],
-    // GET is /messages/{id}'s (for `ack`, a 400: not a UUID).
-    ['DELETE', '/api/v1/messages/ack', 'GET, HEAD, POST'],
-    ['PUT', '/api/v1/messages/00000000-0000-7000-8000-000000000000/ack', 'POST'],
+    ['DELETE', '/api/v1/messages/ack', 'POST'],
+    // A literal path wins over a template that matches it too (GET /messages/{id}, DELETE /dashboard/dlq/{id}).
+    ['GET', '/api/v1/messages/ack', 'POST'],
+    ['DELETE', '/api/v1/dashboard/dlq/replay', 'POST'],
+    ['OPTIONS', '/api/v1/dashboard/dlq/replay', 'POST'],
     ['TRACE', '/openapi.yaml', 'GET, HEAD'],
     ['POST', '/actuator/health', 'GET, HEAD'],
   ])('%s %s', async (method, url, allow) => {

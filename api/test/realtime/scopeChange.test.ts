@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBroker } from '../helpers/broker.js';
 import { topology } from '../helpers/fixtures.js';
 import { CLOSE_CREDENTIAL_ENDED } from '../../src/realtime/hub.js';
-import { openSocket, refusalOf, rotationReady, startPair } from './support.js';
+import { openSocket, refusalOf, rotationReady, startPair, ticket } from './support.js';
 
 let a: TestBroker;
 let b: TestBroker;
@@ -15,8 +15,6 @@ afterAll(async () => {
   await b?.stop();
   await a?.stop();
 });
-
-const ticket = async (mq: TestBroker, key: string): Promise<string> => (await mq.post('/api/v1/auth/ws-ticket', undefined, key)).body.ticket;
 
 describe("changing a client's scopes, with sockets open on two instances", () => {
   it('closes what the new scopes no longer allow, everywhere, and keeps what they still do', async () => {

@@ -3,8 +3,9 @@ import { MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
 
 /**
  * One message by id, from whichever table holds it: a transition moves a row between tables in
- * one transaction, so one statement finds it in exactly one of them. Each part is a primary-key
- * (or, for the partitioned history, id-index) probe. Acked messages past their queue's retention
+ * one transaction, so one statement finds it in exactly one of them. Each part is an index probe:
+ * the primary keys of the live and dead tables, and the id index of each hourly partition of the
+ * history (a day of retention is some 25 partitions, each a probe of a few pages). Acked messages past their queue's retention
  * are not found, as the listing does not show them, even before their partition is dropped.
  */
 export async function messageFindById(db: Queryable, id: string, defaultRetentionHours: number): Promise<MessageRow | null> {
