@@ -52,6 +52,14 @@ describe('history and rates', () => {
     await screenshot(page, 'overview-history');
   });
 
+  it('extends the chart while the overview stays open', async () => {
+    await admin.publishBatch('orders', [{ payload: '{"orderId": 2}' }, { payload: '{"orderId": 3}' }, { payload: '{"orderId": 4}' }]);
+    // The broker adds its counts once per 5-second bucket; the page asks for the newest buckets every
+    // 5 s and replaces them by their start: 600 seeded, 1 published before the page opened, 3 now,
+    // each counted once however often its bucket was fetched.
+    await expect.poll(() => hourTotal('overview-chart', 'published'), { timeout: 30_000, interval: 1000 }).toBe(604);
+  });
+
   it('lists each queue with its rates, consumers and depth, sorted and filtered', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Queues', exact: true }).click();
     const email = page.locator('tr[data-queue="email-queue"]');
