@@ -11,12 +11,12 @@ export type {
   NackOptions,
 } from './resources/messages.js';
 export type { CreateQueueOptions, ListMessagesOptions, QueueChanges, QueuesResource } from './resources/queues.js';
-export type { ListDeadLettersOptions, ReplayAllOptions, DeadLettersResource } from './resources/deadLetters.js';
+export type { ListDeadLettersOptions, ReplayAllOptions, DeadLetterFilterOptions, DeadLettersResource } from './resources/deadLetters.js';
 export type { TopicsResource } from './resources/topics.js';
 export type { PushResource, SetPushOptions } from './resources/push.js';
 export { replayInfo, type ReplayInfo, type ReplayFrom, type ReplayHistoryOptions, type HistoryResource } from './resources/history.js';
 export type { ClientsResource } from './resources/clients.js';
-export type { DashboardResource } from './resources/dashboard.js';
+export type { DashboardResource, RatesOptions } from './resources/dashboard.js';
 export type { AuthResource } from './resources/auth.js';
 export type { OperationsResource } from './resources/operations.js';
 export { Consumer } from './consumer/consumer.js';

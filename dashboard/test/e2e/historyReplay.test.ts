@@ -19,8 +19,7 @@ dashboardForFile(async (started) => {
 
 describe('replay from history on the queue page', () => {
   it('counts, asks, replays, and says so; a start before the history is answered in words', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Queues', exact: true }).click();
-    await page.locator('li[data-queue="history-q"]').getByRole('button', { name: 'history-q' }).click();
+    await page.goto(`${dashboard.url}/queues/history-q`);
     const section = page.getByRole('region', { name: 'Replay history-q from history' });
     await section.getByRole('button', { name: 'Replay…' }).click();
     const dialog = page.getByRole('dialog');

@@ -22,8 +22,7 @@ afterAll(async () => {
 });
 
 const openQueue = async () => {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Queues', exact: true }).click();
-  await page.locator('li[data-queue="hooked"]').getByRole('button', { name: 'hooked' }).click();
+  await page.goto(`${dashboard.url}/queues/hooked`);
   return page.getByRole('region', { name: 'Push endpoint of hooked' });
 };
 

@@ -30,6 +30,16 @@ export async function messageReplayIds(db: Queryable, ids: string[]): Promise<Re
   return rows;
 }
 
+/**
+ * Deletes one DEAD message; false when it is not DEAD (or does not exist). A replay of the same
+ * message deletes the same row: whichever statement locks it first wins, and the other, after
+ * waiting for it, finds no row.
+ */
+export async function messageDeadDelete(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM message_dead WHERE id = $1', [id]);
+  return rowCount === 1;
+}
+
 /** Deletes each of these ids that is DEAD now; returns the ids deleted. */
 export async function messageDeadDeleteIds(db: Queryable, ids: string[]): Promise<{ id: string; queue_name: string }[]> {
   const { rows } = await db.query<{ id: string; queue_name: string }>(
@@ -72,16 +82,6 @@ export async function messageDeadDeleteMatching(db: Queryable, filter: DeadSelec
     [filter.queue ?? null, filter.reason ?? null, limit],
   );
   return rowCount ?? 0;
-}
-
-/**
- * Deletes one DEAD message; false when it is not DEAD (or does not exist). A replay of the same
- * message deletes the same row: whichever statement locks it first wins, and the other, after
- * waiting for it, finds no row.
- */
-export async function messageDeadDelete(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM message_dead WHERE id = $1', [id]);
-  return rowCount === 1;
 }
 
 /** Deletes dead messages that died before the retention allows, in batches. */

@@ -45,7 +45,7 @@ export function HistoryReplay({ queue }: { queue: string }) {
   if (!admin) return null;
 
   return (
-    <section aria-label={`Replay ${queue} from history`} className="border-t border-slate-100 px-3 py-4 sm:px-4">
+    <section aria-label={`Replay ${queue} from history`} className="px-3 py-4 sm:px-4">
       <h3 className="text-sm font-semibold text-slate-900">Replay from history</h3>
       <form
         onSubmit={(event) => {

@@ -50,7 +50,7 @@ export function PushSettings({ queue }: { queue: string }) {
 
   const current = endpoint.data;
   return (
-    <section aria-label={`Push endpoint of ${queue}`} className="border-t border-slate-100 px-3 py-4 sm:px-4">
+    <section aria-label={`Push endpoint of ${queue}`} className="px-3 py-4 sm:px-4">
       <h3 className="text-sm font-semibold text-slate-900">Push endpoint</h3>
       {endpoint.error !== undefined && <ErrorNotice error={endpoint.error} onRetry={endpoint.reload} />}
       {current === null && <p className="mt-1 text-sm text-slate-600">None: consumers pull this queue&apos;s messages.</p>}

@@ -1,16 +1,18 @@
 import type { ReactNode } from 'react';
 import type { Message } from '@miniqueue/sdk';
-import { formatTime, prettyPayload } from '../../../lib/format';
-import { StatusBadge } from '../../../lib/ui/Status';
+import { formatTime, prettyPayload } from '../../../../lib/format';
+import { StatusBadge } from '../../../../lib/ui/Status';
+import { DeathFacts } from './DeathFacts';
 
 /** One message: its facts in a row of labelled values, then the payload, indented when it is JSON. */
-export function MessageDetails({ message, actions, showQueue = false }: { message: Message; actions?: ReactNode; showQueue?: boolean }) {
+export function MessageDetails({ message, actions, showQueue = false, select, highlight = false }: { message: Message; actions?: ReactNode; showQueue?: boolean; select?: ReactNode; highlight?: boolean }) {
   const payload = prettyPayload(message.payload);
   const headers = Object.entries(message.headers ?? {});
   return (
-    <article className="rounded-md bg-white p-3 ring-1 ring-slate-200" data-message-id={message.message_id}>
+    <article className={`rounded-md bg-white p-3 ring-1 ${highlight ? 'ring-2 ring-indigo-400' : 'ring-slate-200'}`} data-message-id={message.message_id}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-wrap items-center gap-2">
+          {select}
           <StatusBadge status={message.status} />
           {showQueue && <span className="text-sm font-medium text-slate-900">{message.queue}</span>}
           <code className="break-all font-mono text-xs text-slate-600" title="Message id">
@@ -25,6 +27,7 @@ export function MessageDetails({ message, actions, showQueue = false }: { messag
         <Fact label={message.status === 'UNACKED' ? 'Consumer' : 'Last consumer'}>{message.consumer_id ?? '—'}</Fact>
         <Fact label="Last claimed">{formatTime(message.unacked_at)}</Fact>
       </dl>
+      {message.status === 'DEAD' && <DeathFacts message={message} />}
       {headers.length > 0 && (
         <p className="mt-2 flex flex-wrap gap-1 text-xs">
           {headers.map(([name, value]) => (
