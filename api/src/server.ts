@@ -35,6 +35,7 @@ import { refuseUnsupportedBodies } from './http/bodyType.js';
 import { refuseMisshapenBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
 import { limitLongPolls } from './http/longPolls.js';
+import { LongPollCredentials } from './http/longPollCredentials.js';
 import { answerWrongMethods } from './http/methodNotAllowed.js';
 import { API_PREFIX, apiPlugin } from './http/api.js';
 import { opsRoutes } from './http/routes/ops.js';
@@ -102,8 +103,9 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const credentials = new CredentialResolver(
     pool,
     (error) => logError('last_used_at update failed', error),
-    (token) => resolveSession(pool, config, token),
+    (tokenHash) => resolveSession(pool, config, tokenHash),
   );
+  const longPollCredentials = new LongPollCredentials({ bus, reresolve: (kind, hash) => credentials.resolveHash(kind, hash) });
   const metrics = new Metrics(pool);
   const instanceId = randomUUID();
   const changes = new Changes();
@@ -121,7 +123,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   // One set of buckets for HTTP requests and WebSocket handshakes alike.
   const rateLimits = new RateLimits(config.rateLimit);
   const context: AppContext = {
-    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION,
+    config, pool, waiters, longPollCredentials, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION,
   };
 
   const drain = new ConnectionDrain(server.listener);
@@ -178,5 +180,5 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck], http };
+  return { server, context, recheck, logger, services: [notifications, longPollCredentials, wakeups, broadcast, recheck], http };
 }

@@ -10,12 +10,15 @@ import type { Changes } from '../realtime/changes.js';
 import type { NotificationSender } from '../realtime/notificationSender.js';
 import type { Metrics } from '../metrics.js';
 import type { RateLimits } from './rateLimit.js';
+import type { LongPollCredentials } from './longPollCredentials.js';
 
 /** What route handlers need; built once per server. */
 export interface AppContext {
   config: Config;
   pool: Pool;
   waiters: QueueWaiters;
+  /** The credentials of the long polls waiting here, watched for changes. */
+  longPollCredentials: LongPollCredentials;
   credentials: CredentialResolver;
   bus: NotificationBus;
   /** What this instance's commits changed, told in-process after each commit. */

@@ -35,10 +35,10 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     path: '/clients/{name}/rotate',
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request) => {
-      const rotated = await rotateClient(ctx.pool, request.params.name);
-      // This instance forgets the old key before it answers; the others when the notification arrives.
-      ctx.credentials.invalidate();
-      return rotated;
+      const { id, client } = await rotateClient(ctx.pool, request.params.name);
+      // This instance forgets the old key (and ends what waits with it) before it answers; the others when the notification arrives.
+      ctx.bus.changedHere({ kind: 'client', id, change: 'credential' });
+      return client;
     },
   });
   server.route<{ Params: { name: string }; Payload: { scopes: string[] } }>({
@@ -46,10 +46,10 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     path: '/clients/{name}',
     options: { ...access('admin'), validate: { params: pathParams, payload: Joi.object({ scopes }).required() } },
     handler: async (request) => {
-      const updated = await updateClient(ctx.pool, request.params.name, request.payload.scopes);
+      const { id, client } = await updateClient(ctx.pool, request.params.name, request.payload.scopes);
       // Removed scopes stop here before the answer; elsewhere when the notification arrives.
-      ctx.credentials.invalidate();
-      return updated;
+      ctx.bus.changedHere({ kind: 'client', id, change: 'scopes' });
+      return client;
     },
   });
   server.route<{ Params: { name: string } }>({
@@ -57,8 +57,8 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     path: '/clients/{name}',
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request, h) => {
-      await revokeClient(ctx.pool, request.params.name);
-      ctx.credentials.invalidate();
+      const id = await revokeClient(ctx.pool, request.params.name);
+      ctx.bus.changedHere({ kind: 'client', id, change: 'credential' });
       return h.response().code(204);
     },
   });
