@@ -121,6 +121,8 @@ describe('a long poll whose credential ends on the instance it waits on', () => 
     const { answer: poll } = await waitingPoll(a, queue, key, 1);
 
     expect((await a.del('/api/v1/clients/ends-here', a.adminKey)).status).toBe(204);
+    // Stopped before the revocation was answered, not when its notification came back.
+    expect(a.broker.context.waiters.size()).toBe(0);
     const [id] = await publishOne(a, queue, 'published where the key was revoked');
 
     expect((await poll).body).toEqual(unauthenticated);
