@@ -9,6 +9,14 @@ import { name } from '../schemas.js';
 const scopes = Joi.array().items(Joi.string().max(200)).min(1).max(100).required();
 
 export function clientRoutes(server: Server, ctx: AppContext): void {
+  /**
+   * This instance forgets the client's cached key, and ends what its new state no longer allows
+   * (sockets, long polls), before it answers; the others when the notification arrives.
+   */
+  const changed = (id: string, change: 'credential' | 'scopes') => {
+    ctx.credentials.invalidate();
+    ctx.bus.changedHere({ kind: 'client', id, change });
+  };
   const pathParams = Joi.object({ name: name.required() });
   server.route<{ Payload: { name: string; scopes: string[] } }>({
     method: 'POST',
@@ -36,8 +44,7 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request) => {
       const { id, client } = await rotateClient(ctx.pool, request.params.name);
-      // This instance forgets the old key (and ends what waits with it) before it answers; the others when the notification arrives.
-      ctx.bus.changedHere({ kind: 'client', id, change: 'credential' });
+      changed(id, 'credential');
       return client;
     },
   });
@@ -47,8 +54,7 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     options: { ...access('admin'), validate: { params: pathParams, payload: Joi.object({ scopes }).required() } },
     handler: async (request) => {
       const { id, client } = await updateClient(ctx.pool, request.params.name, request.payload.scopes);
-      // Removed scopes stop here before the answer; elsewhere when the notification arrives.
-      ctx.bus.changedHere({ kind: 'client', id, change: 'scopes' });
+      changed(id, 'scopes');
       return client;
     },
   });
@@ -58,7 +64,7 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request, h) => {
       const id = await revokeClient(ctx.pool, request.params.name);
-      ctx.bus.changedHere({ kind: 'client', id, change: 'credential' });
+      changed(id, 'credential');
       return h.response().code(204);
     },
   });
