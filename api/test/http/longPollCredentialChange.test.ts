@@ -143,3 +143,22 @@ describe('a long poll of a dashboard session that signs out elsewhere', () => {
     expect(await statusOf(id)).toBe('PENDING');
   });
 });
+
+describe('a long poll whose revocation was never heard of', () => {
+  it('is answered 401 when the bus reconnects (reset) and its credential is read again', async () => {
+    const queue = await queueFor('missed-revocation');
+    const key = await a.clientKey('missed-revocation', [`consume:${queue}`]);
+    const { answer: poll } = await waitingPoll(a, queue, key, 1);
+
+    // Revoked behind the broker's back, without its notification, as when the bus was away.
+    await a.pool.query(`BEGIN;
+      ALTER TABLE client DISABLE TRIGGER client_key_changed;
+      UPDATE client SET revoked_at = now() WHERE name = 'missed-revocation';
+      ALTER TABLE client ENABLE TRIGGER client_key_changed;
+      COMMIT;`);
+    expect(a.broker.context.waiters.size()).toBe(1);
+    a.broker.context.bus.emit('reset');
+
+    expect((await poll).body).toEqual(unauthenticated);
+  });
+});
