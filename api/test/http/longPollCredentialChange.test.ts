@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/auth/sessions.js';
 import { startTestBroker, type TestBroker, type TestBrokerOptions } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
+import type { TestResponse } from '../helpers/http.js';
 import { publishOne, topology } from '../helpers/fixtures.js';
 
 let a: TestBroker;
@@ -39,6 +40,13 @@ const unauthenticated = {
   errors: null,
   response_body: null,
 };
+
+/** Once the poll's credential has ended: a message published through `via` leaves the poll refused, and stays PENDING. */
+async function refusedThoughPublished(poll: Promise<TestResponse>, via: TestBroker, queue: string): Promise<void> {
+  const [id] = await publishOne(via, queue, 'not for an ended credential');
+  expect((await poll).body).toEqual(unauthenticated);
+  expect(await statusOf(id)).toBe('PENDING');
+}
 
 describe('a long poll whose credential ends while it waits on another instance', () => {
   for (const [change, end] of [
@@ -123,10 +131,7 @@ describe('a long poll whose credential ends on the instance it waits on', () => 
     expect((await a.del('/api/v1/clients/ends-here', a.adminKey)).status).toBe(204);
     // Stopped before the revocation was answered, not when its notification came back.
     expect(a.broker.context.waiters.size()).toBe(0);
-    const [id] = await publishOne(a, queue, 'published where the key was revoked');
-
-    expect((await poll).body).toEqual(unauthenticated);
-    expect(await statusOf(id)).toBe('PENDING');
+    await refusedThoughPublished(poll, a, queue);
   });
 });
 
@@ -137,10 +142,7 @@ describe('a long poll of a dashboard session that signs out elsewhere', () => {
     const { answer: poll } = await waitingPoll(a, queue, token, 1);
 
     expect((await b.post('/api/v1/auth/logout', undefined, token)).status).toBe(204);
-    const [id] = await publishOne(b, queue, 'not for an ended session');
-
-    expect((await poll).body).toEqual(unauthenticated);
-    expect(await statusOf(id)).toBe('PENDING');
+    await refusedThoughPublished(poll, b, queue);
   });
 });
 
