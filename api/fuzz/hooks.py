@@ -10,6 +10,10 @@ fuzzed on their 404. Every other well-formed id is replaced with one that exists
 them): for reading, any message (the narrow key may read some and not others); for deleting a
 dead message, the next dead one not yet deleted (a case refused before it reaches the handler,
 for its method or its credential, leaves it for the next).
+
+The bulk operations on dead letters by filter (replay or delete everything matching) would take
+those dead messages with them when the filter names no queue, or theirs: they are pointed at the
+fuzzed queue instead, where they still replay or delete what they find.
 """
 import os
 import re
@@ -26,6 +30,8 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 MESSAGE_IDS = _names("FUZZ_MESSAGE_IDS")
 DEAD_IDS = _names("FUZZ_DEAD_IDS")
 calls = {"getMessage": 0, "deleteDeadLetter": 0}
+BULK_BY_FILTER = {"replayDeadLetters", "deleteDeadLetters"}
+DEAD_QUEUE = "fuzz-dead"
 
 
 def _existing_id(operation_id):
@@ -42,7 +48,10 @@ def _existing_id(operation_id):
 def before_call(context, case, kwargs):
     operation_id = case.operation.definition.raw.get("operationId")
     parameters = case.path_parameters or {}
-    if operation_id in SELF_LOCKING:
+    if operation_id in BULK_BY_FILTER:
+        if isinstance(case.body, dict) and str(case.body.get("queue", DEAD_QUEUE)).lower() == DEAD_QUEUE:
+            case.body["queue"] = "fuzz-queue"
+    elif operation_id in SELF_LOCKING:
         name = parameters.get("name")
         if isinstance(name, str) and name.lower() in PROTECTED:
             case.path_parameters["name"] = "fuzz-nobody"

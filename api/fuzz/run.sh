@@ -43,9 +43,15 @@ PORT="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>
 BASE="http://127.0.0.1:$PORT"
 ADMIN_KEY="mq_$(node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))")"
 
+PUSH_KEY="$(node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))")"
+
 # Rate limiting off: the fuzzer checks answers, not how many requests a key may make. GitHub
 # sign-in is configured (against an address where nothing listens, which is never reached: the
 # fuzzer has no state cookie), so its two routes answer as in production rather than 503.
+# Push endpoints may be set, but only on loopback: whatever URL the fuzzer makes up, the broker
+# posts nowhere else (anything else is refused when set, and again before every delivery).
+MINIQUEUE_PUSH_SECRET_KEY="$PUSH_KEY" MINIQUEUE_PUSH_PUBLIC=false MINIQUEUE_PUSH_ALLOWED_NETWORKS=127.0.0.0/8,::1/128 \
+  MINIQUEUE_PUSH_ALLOW_HTTP_LOOPBACK=true \
 GITHUB_CLIENT_ID=fuzz GITHUB_CLIENT_SECRET=fuzz GITHUB_URL=http://127.0.0.1:9 \
   MINIQUEUE_DATA_DIR="$WORK/data" MINIQUEUE_BOOTSTRAP_ADMIN_KEY="$ADMIN_KEY" PORT="$PORT" HOST=127.0.0.1 \
   MINIQUEUE_RATE_LIMIT_ENABLED=false LOG_LEVEL=info \
@@ -125,7 +131,7 @@ if grep -E '"level":(50|60)' "$REPORTS/broker.log" >/dev/null; then
   echo "The broker logged errors during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi
-if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
+if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst|mqwh)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
   echo "A secret reached the broker's log during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'validation_failed',
   'unknown_scope',
   'signin_state_invalid',
+  'push_target_refused',
   // 401
   'unauthenticated',
   'login_code_invalid',
@@ -24,6 +25,7 @@ export const ERROR_CODES = [
   'message_not_found',
   'client_not_found',
   'websocket_endpoint_not_found',
+  'push_endpoint_not_found',
   // 405
   'method_not_allowed',
   // 409
@@ -35,6 +37,7 @@ export const ERROR_CODES = [
   'message_not_unacked',
   'message_not_dead',
   'lease_lost',
+  'history_not_retained',
   // 413, 415
   'payload_too_large',
   'unsupported_media_type',
@@ -47,6 +50,7 @@ export const ERROR_CODES = [
   'github_not_configured',
   'github_unreachable',
   'shutting_down',
+  'push_not_configured',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -17,6 +17,8 @@ import type { SocketEndpoint } from './realtime/socket.js';
 import { authResource, type AuthResource } from './resources/auth.js';
 import { clientsResource, type ClientsResource } from './resources/clients.js';
 import { dashboardResource, type DashboardResource } from './resources/dashboard.js';
+import { historyResource, type HistoryResource } from './resources/history.js';
+import { pushResource, type PushResource } from './resources/push.js';
 import { deadLettersResource, type DeadLettersResource } from './resources/deadLetters.js';
 import * as messages from './resources/messages.js';
 import { operationsResource, type OperationsResource } from './resources/operations.js';
@@ -34,6 +36,10 @@ export class MiniQueue {
   /** The dead-letter queue: list, replay and delete DEAD messages. */
   readonly dlq: DeadLettersResource;
   readonly dashboard: DashboardResource;
+  /** Replay from history: deliver a queue's retained acked messages again. */
+  readonly history: HistoryResource;
+  /** Push endpoints: the broker POSTs a queue's messages, signed (see verifyPushSignature). */
+  readonly push: PushResource;
   readonly auth: AuthResource;
   /** Health, build information, metrics and the OpenAPI document. */
   readonly ops: OperationsResource;
@@ -46,6 +52,8 @@ export class MiniQueue {
     this.clients = clientsResource(this.transport);
     this.dlq = deadLettersResource(this.transport);
     this.dashboard = dashboardResource(this.transport);
+    this.history = historyResource(this.transport);
+    this.push = pushResource(this.transport);
     this.auth = authResource(this.transport);
     this.ops = operationsResource(this.transport);
   }

@@ -9,6 +9,8 @@ import { messageRoutes } from './routes/messages.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { clientRoutes } from './routes/clients.js';
 import { authRoutes } from './routes/auth.js';
+import { historyReplayRoutes } from './routes/historyReplay.js';
+import { pushRoutes } from './routes/push.js';
 
 /** Where the API lives: given once, when the plugin is registered (see server.ts). */
 export const API_PREFIX = '/api/v1';
@@ -26,5 +28,7 @@ export const apiPlugin: Plugin<AppContext> = {
     dashboardRoutes(server, ctx);
     clientRoutes(server, ctx);
     authRoutes(server, ctx);
+    historyReplayRoutes(server, ctx);
+    pushRoutes(server, ctx);
   },
 };

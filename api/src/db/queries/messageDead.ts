@@ -21,16 +21,57 @@ export async function messageReplay(db: Queryable, id: string): Promise<Replayed
   return rows[0] ?? null;
 }
 
-/** DEAD → PENDING for up to `limit` of a queue's dead messages, oldest first. */
-export async function messageReplayQueue(db: Queryable, queue: string, limit: number): Promise<ReplayedRow[]> {
+/** DEAD → PENDING for each of these ids that is DEAD now; the others are not returned. */
+export async function messageReplayIds(db: Queryable, ids: string[]): Promise<ReplayedRow[]> {
   const { rows } = await db.query<ReplayedRow>(
-    `WITH pick AS (SELECT id FROM message_dead WHERE queue_name = $1
-                    ORDER BY available_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*)
-     ${REVIVE}`,
-    [queue, limit],
+    `WITH d AS (DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING *) ${REVIVE}`,
+    [ids],
   );
   return rows;
+}
+
+/** Deletes each of these ids that is DEAD now; returns the ids deleted. */
+export async function messageDeadDeleteIds(db: Queryable, ids: string[]): Promise<{ id: string; queue_name: string }[]> {
+  const { rows } = await db.query<{ id: string; queue_name: string }>(
+    'DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING id, queue_name',
+    [ids],
+  );
+  return rows;
+}
+
+export interface DeadSelector {
+  queue?: string;
+  reason?: string;
+}
+
+/**
+ * The next `limit` dead messages matching the filter, oldest first, locked, skipping rows another
+ * replay or delete holds (so concurrent ones share the work and never take a row twice). Each
+ * filter is in the statement only when given, so it keeps its index.
+ */
+const PICK = (filter: DeadSelector) => `pick AS (
+  SELECT id FROM message_dead WHERE ${filter.queue === undefined ? '$1::text IS NULL' : 'queue_name = $1'}
+     AND ${filter.reason === undefined ? '$2::text IS NULL' : 'dead_reason = $2'}
+   ORDER BY available_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED)`;
+
+/** DEAD → PENDING for up to `limit` dead messages matching the filter, oldest first. */
+export async function messageReplayMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<ReplayedRow[]> {
+  const { rows } = await db.query<ReplayedRow>(
+    `WITH ${PICK(filter)},
+          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*)
+     ${REVIVE}`,
+    [filter.queue ?? null, filter.reason ?? null, limit],
+  );
+  return rows;
+}
+
+/** Deletes up to `limit` dead messages matching the filter, oldest first; returns how many. */
+export async function messageDeadDeleteMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `WITH ${PICK(filter)} DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id`,
+    [filter.queue ?? null, filter.reason ?? null, limit],
+  );
+  return rowCount ?? 0;
 }
 
 /**

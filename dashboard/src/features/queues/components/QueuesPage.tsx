@@ -9,6 +9,8 @@ import { useResource } from '../../../lib/useResource';
 import { useRefreshOnActivity } from '../../live/components/MonitorProvider';
 import { loadQueueStats } from '../api/queues';
 import { QueueMessages } from './QueueMessages';
+import { HistoryReplay } from '../../history-replay/components/HistoryReplay';
+import { PushSettings } from '../../push/components/PushSettings';
 
 const COLUMNS: { key: 'pending' | 'unacked' | 'acked' | 'dead'; label: string; status: StatusName }[] = [
   { key: 'pending', label: 'Pending', status: 'PENDING' },
@@ -66,6 +68,8 @@ export function QueuesPage() {
                 {selected === row.queue && (
                   <div className="border-t border-slate-100 bg-slate-50/70">
                     <QueueMessages queue={row.queue} />
+                    <HistoryReplay queue={row.queue} />
+                    <PushSettings queue={row.queue} />
                   </div>
                 )}
               </li>
