@@ -37,6 +37,7 @@ import { refuseUnsupportedBodies } from './http/bodyType.js';
 import { refuseMisshapenBodies } from './http/bodyShape.js';
 import { createListener } from './http/listener.js';
 import { limitLongPolls } from './http/longPolls.js';
+import { LongPollCredentials } from './http/longPollCredentials.js';
 import { answerWrongMethods } from './http/methodNotAllowed.js';
 import { API_PREFIX, apiPlugin } from './http/api.js';
 import { opsRoutes } from './http/routes/ops.js';
@@ -108,8 +109,9 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const credentials = new CredentialResolver(
     pool,
     (error) => logError('last_used_at update failed', error),
-    (token) => resolveSession(pool, config, token),
+    (tokenHash) => resolveSession(pool, config, tokenHash),
   );
+  const longPollCredentials = new LongPollCredentials({ bus, reresolve: (kind, hash) => credentials.resolveHash(kind, hash) });
   const metrics = new Metrics(pool);
   const instanceId = randomUUID();
   const changes = new Changes();
@@ -132,7 +134,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const rateLimits = new RateLimits(config.rateLimit);
   const pushTargets = new PushTargets(config.push);
   const context: AppContext = {
-    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rates, rateLimits, instanceId, version: VERSION, pushTargets,
+    config, pool, waiters, longPollCredentials, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rates, rateLimits, instanceId, version: VERSION, pushTargets,
   };
   // Delivers push queues' messages; without MINIQUEUE_PUSH_SECRET_KEY it starts and does nothing.
   const pushWorker = new PushWorker({ pool, settler, changes, config: config.push, instanceId, targets: pushTargets, logError: (message, error) => logError(message, error) });
@@ -191,5 +193,5 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, rateRecorder, logger, services: [notifications, wakeups, broadcast, recheck, rateRecorder, pushWorker], http };
+  return { server, context, recheck, rateRecorder, logger, services: [notifications, longPollCredentials, wakeups, broadcast, recheck, rateRecorder, pushWorker], http };
 }

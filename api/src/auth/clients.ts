@@ -53,20 +53,24 @@ export async function listClients(db: Queryable) {
   return (await clientListActive(db)).map(view);
 }
 
+/** The client's id comes back beside the answer, for what must hear of the change at once. */
 export async function rotateClient(db: Queryable, name: string) {
   const key = newApiKey();
   const row = await clientRotateKey(db, name, { keyHash: key.hash, keyPrefix: key.prefix });
   if (!row) throw notFound(name);
-  return withKey(row, key.key);
+  return { id: row.id, client: withKey(row, key.key) };
 }
 
 /** Replaces the scopes of an active client (validated as on registration); the key stays. */
 export async function updateClient(db: Queryable, name: string, scopes: string[]) {
   const row = await clientUpdateScopes(db, name, normalizeScopes(scopes));
   if (!row) throw notFound(name);
-  return view(row);
+  return { id: row.id, client: view(row) };
 }
 
-export async function revokeClient(db: Queryable, name: string): Promise<void> {
-  if (!(await clientRevoke(db, name))) throw notFound(name);
+/** Returns the revoked client's id. */
+export async function revokeClient(db: Queryable, name: string): Promise<string> {
+  const id = await clientRevoke(db, name);
+  if (id === null) throw notFound(name);
+  return id;
 }

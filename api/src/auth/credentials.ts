@@ -5,7 +5,7 @@ import type { Principal } from './principal.js';
 import { SESSION_PREFIX } from './sessions.js';
 
 /** Dashboard sessions are looked up on every request (see sessions.ts), never cached here. */
-export type SessionResolver = (token: string) => Promise<Principal | null>;
+export type SessionResolver = (tokenHash: Buffer) => Promise<Principal | null>;
 
 /** A cached principal is re-read at the latest after this, even if no invalidation arrived. */
 const CACHE_TTL_MS = 5 * 60_000;
@@ -35,9 +35,17 @@ export class CredentialResolver {
   ) {}
 
   async resolve(token: string): Promise<Principal | null> {
-    if (token.startsWith(API_KEY_PREFIX)) return this.resolveApiKey(token);
-    if (token.startsWith(SESSION_PREFIX)) return this.resolveSession(token);
+    if (token.startsWith(API_KEY_PREFIX)) return this.resolveHash('client', hashSecret(token));
+    if (token.startsWith(SESSION_PREFIX)) return this.resolveHash('session', hashSecret(token));
     return null;
+  }
+
+  /**
+   * The same, from the hash of the credential (what a request keeps of it): asked again of a
+   * credential a long poll waits with, when it may have changed since the request was let in.
+   */
+  resolveHash(kind: Principal['kind'], hash: Buffer): Promise<Principal | null> {
+    return kind === 'client' ? this.resolveApiKey(hash) : this.resolveSession(hash);
   }
 
   invalidate(): void {
@@ -45,8 +53,7 @@ export class CredentialResolver {
     this.cache.clear();
   }
 
-  private async resolveApiKey(key: string): Promise<Principal | null> {
-    const hash = hashSecret(key);
+  private async resolveApiKey(hash: Buffer): Promise<Principal | null> {
     const cacheKey = hash.toString('base64');
     const now = Date.now();
     const cached = this.cache.get(cacheKey);

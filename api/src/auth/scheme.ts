@@ -10,6 +10,9 @@ export type CredentialArtifacts = {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** What a credential that is unknown, or no longer valid, is answered: now, or when it ends under a long poll. */
+export const credentialRefused = (): Error => Boom.unauthorized('Invalid, expired or revoked credential', 'Bearer');
+
 /**
  * `Authorization: Bearer <credential>` for every protected route. The principal's scopes are
  * handed to hapi as `scope`, so route rules like `publish:{params.topic}` are checked by hapi.
@@ -22,7 +25,7 @@ export function registerAuth(server: Server, resolver: CredentialResolver): void
       const match = BEARER.exec(authorization);
       if (!match) throw Boom.unauthorized('Malformed Authorization header: expected Bearer <key>', 'Bearer');
       const principal = await resolver.resolve(match[1]);
-      if (!principal) throw Boom.unauthorized('Invalid, expired or revoked credential', 'Bearer');
+      if (!principal) throw credentialRefused();
       // The hash of the very credential, for what must die with it (WebSocket tickets).
       const artifacts: CredentialArtifacts = { credentialHash: hashSecret(match[1]) };
       return h.authenticated({ credentials: { ...principal, scope: principal.scopes }, artifacts });

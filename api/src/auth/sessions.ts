@@ -4,7 +4,7 @@ import type { Queryable } from '../db/pool.js';
 import { sessionDelete, sessionFindLiveByTokenHash, sessionInsert } from '../db/queries/session.js';
 import type { Principal } from './principal.js';
 import { scopesForLogin } from './roles.js';
-import { hashSecret, newSecret } from './secrets.js';
+import { newSecret } from './secrets.js';
 
 export const SESSION_PREFIX = 'mqs_';
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
@@ -34,12 +34,12 @@ export async function createSession(db: Queryable, person: Person): Promise<NewS
 }
 
 /**
- * A session token to a principal, or null when it is unknown, ended or expired, or when its person
+ * A session token (its hash) to a principal, or null when it is unknown, ended or expired, or when its person
  * may no longer use the dashboard. Not cached: one indexed lookup per request is what makes logout
  * take effect on every instance at the very next request.
  */
-export async function resolveSession(db: Queryable, config: Pick<Config, 'admins' | 'publicViewer'>, token: string): Promise<Principal | null> {
-  const row = await sessionFindLiveByTokenHash(db, hashSecret(token));
+export async function resolveSession(db: Queryable, config: Pick<Config, 'admins' | 'publicViewer'>, tokenHash: Buffer): Promise<Principal | null> {
+  const row = await sessionFindLiveByTokenHash(db, tokenHash);
   if (!row) return null;
   const scopes = scopesForLogin(config, row.login);
   if (!scopes) return null;

@@ -17,16 +17,23 @@ export interface ClaimRequest {
   consumerId: string;
   limit: number;
   waitSeconds: number;
-  /** Aborted when the requester is gone: nothing may then be claimed for it. */
+  /** Aborted when the requester is gone, or its credential no longer allows it: nothing may then be claimed for it. */
   signal?: AbortSignal;
+  /**
+   * A check of the credential under way (it changed while the request waited): no claim is made,
+   * and none is handed out, before it has settled. Undefined, as nearly always, costs nothing.
+   */
+  credentialCheck?: () => Promise<void> | undefined;
 }
+
 
 /**
  * Claims up to `limit` messages; with `waitSeconds` > 0, waits until a message becomes claimable
  * (woken by a commit on this instance or a notification from another, or by the time a delayed
  * message becomes available) or the time is up. The first attempt is one statement; only an empty
- * queue costs a second one. A requester that left claims nothing: checked before each claim, and
- * a claim that raced with the leaving is put back at once, its retry count untouched.
+ * queue costs a second one. A requester that left, or whose credential changed so that it may not
+ * (http/longPollCredentials.ts), claims nothing: checked before each claim, and a claim that raced
+ * with the leaving or the change is put back at once, its retry count untouched.
  */
 export async function claimMessages(
   deps: { pool: Pool; claimer: Claimer; waiters: QueueWaiters; changes: Changes },
@@ -35,6 +42,8 @@ export async function claimMessages(
   const { pool, waiters } = deps;
   const deadline = Date.now() + request.waitSeconds * 1000;
   for (;;) {
+    const check = request.credentialCheck?.();
+    if (check) await check;
     if (request.signal?.aborted) return [];
     const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
     let claimed: MessageRow[];
@@ -46,6 +55,9 @@ export async function claimMessages(
     }
     if (claimed.length > 0) {
       ticket?.cancel();
+      // A credential change heard while the claim ran may have come before it: settle that first.
+      const recheck = request.credentialCheck?.();
+      if (recheck) await recheck;
       if (request.signal?.aborted) {
         await messageUnclaim(pool, claimed.map((row) => row.id), request.holder);
         return [];

@@ -11,6 +11,7 @@ import type { NotificationSender } from '../realtime/notificationSender.js';
 import type { Metrics } from '../metrics.js';
 import type { RateCounter } from '../stats/rateCounter.js';
 import type { RateLimits } from './rateLimit.js';
+import type { LongPollCredentials } from './longPollCredentials.js';
 import type { PushTargets } from '../push/targets.js';
 
 /** What route handlers need; built once per server. */
@@ -18,6 +19,8 @@ export interface AppContext {
   config: Config;
   pool: Pool;
   waiters: QueueWaiters;
+  /** The credentials of the long polls waiting here, watched for changes. */
+  longPollCredentials: LongPollCredentials;
   credentials: CredentialResolver;
   bus: NotificationBus;
   /** What this instance's commits changed, told in-process after each commit. */

@@ -37,6 +37,16 @@ export interface WsPushEvent {
   pairs: [string, string][];
 }
 
+/**
+ * A credential changed (triggers in migrations 0001, 0002, 0011): a client's key, revocation or
+ * deletion (`change: 'credential'`), only its scopes (`'scopes'`), or a session ended (no `change`).
+ */
+export interface AuthEvent {
+  kind: 'client' | 'session';
+  id: string;
+  change?: 'credential' | 'scopes';
+}
+
 export interface BusEvents {
   /** Another instance committed messages that are claimable now or later (debounced). */
   wakeup: [WakeupNotification];
@@ -96,6 +106,14 @@ export class NotificationBus extends EventEmitter<BusEvents> implements Service 
       this.client = undefined;
       await client?.end().catch(() => undefined);
     });
+  }
+
+  /**
+   * This instance's own credential change, told to its listeners as soon as it committed, before
+   * the answer: its notification comes back too, later, and is handled again (to no effect).
+   */
+  changedHere(event: AuthEvent): void {
+    this.emit('auth', event);
   }
 
   health() {

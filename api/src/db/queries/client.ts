@@ -68,12 +68,13 @@ export async function clientFindActiveScopes(db: Queryable, id: string): Promise
   return rows[0]?.scopes ?? null;
 }
 
-export async function clientRevoke(db: Queryable, name: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE client SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL',
+/** The revoked client's id, or null when no active client has the name. */
+export async function clientRevoke(db: Queryable, name: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    'UPDATE client SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING id',
     [name],
   );
-  return rowCount === 1;
+  return rows[0]?.id ?? null;
 }
 
 export async function clientTouch(db: Queryable, id: string): Promise<void> {

@@ -120,6 +120,7 @@ export function authRoutes(server: Server, ctx: AppContext): void {
       const principal = principalOf(request);
       if (principal.kind !== 'session') throw new ForbiddenError('session_required', 'Only a dashboard session can log out; API keys are revoked instead');
       await endSession(ctx.pool, principal.credentialId);
+      ctx.bus.changedHere({ kind: 'session', id: principal.credentialId });
       return h.response().code(204);
     },
   });

@@ -9,6 +9,14 @@ import { name } from '../schemas.js';
 const scopes = Joi.array().items(Joi.string().max(200)).min(1).max(100).required();
 
 export function clientRoutes(server: Server, ctx: AppContext): void {
+  /**
+   * This instance forgets the client's cached key, and ends what its new state no longer allows
+   * (sockets, long polls), before it answers; the others when the notification arrives.
+   */
+  const changed = (id: string, change: 'credential' | 'scopes') => {
+    ctx.credentials.invalidate();
+    ctx.bus.changedHere({ kind: 'client', id, change });
+  };
   const pathParams = Joi.object({ name: name.required() });
   server.route<{ Payload: { name: string; scopes: string[] } }>({
     method: 'POST',
@@ -35,10 +43,9 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     path: '/clients/{name}/rotate',
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request) => {
-      const rotated = await rotateClient(ctx.pool, request.params.name);
-      // This instance forgets the old key before it answers; the others when the notification arrives.
-      ctx.credentials.invalidate();
-      return rotated;
+      const { id, client } = await rotateClient(ctx.pool, request.params.name);
+      changed(id, 'credential');
+      return client;
     },
   });
   server.route<{ Params: { name: string }; Payload: { scopes: string[] } }>({
@@ -46,10 +53,9 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     path: '/clients/{name}',
     options: { ...access('admin'), validate: { params: pathParams, payload: Joi.object({ scopes }).required() } },
     handler: async (request) => {
-      const updated = await updateClient(ctx.pool, request.params.name, request.payload.scopes);
-      // Removed scopes stop here before the answer; elsewhere when the notification arrives.
-      ctx.credentials.invalidate();
-      return updated;
+      const { id, client } = await updateClient(ctx.pool, request.params.name, request.payload.scopes);
+      changed(id, 'scopes');
+      return client;
     },
   });
   server.route<{ Params: { name: string } }>({
@@ -57,8 +63,8 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
     path: '/clients/{name}',
     options: { ...access('admin'), validate: { params: pathParams } },
     handler: async (request, h) => {
-      await revokeClient(ctx.pool, request.params.name);
-      ctx.credentials.invalidate();
+      const id = await revokeClient(ctx.pool, request.params.name);
+      changed(id, 'credential');
       return h.response().code(204);
     },
   });

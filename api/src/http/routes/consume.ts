@@ -4,7 +4,8 @@ import { claimMessages } from '../../broker/claim.js';
 import { toMessage } from '../../broker/message.js';
 import { messageUnclaim } from '../../db/queries/messageClaim.js';
 import type { MessageRow } from '../../db/queries/messageRow.js';
-import { access, consumerOf } from '../access.js';
+import type { CredentialArtifacts } from '../../auth/scheme.js';
+import { access, consumerOf, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
 import { LONG_POLL_TAG } from '../longPolls.js';
 import { bodyInteger, bodyWaitSeconds, name, waitSeconds } from '../schemas.js';
@@ -14,12 +15,12 @@ import { bodyInteger, bodyWaitSeconds, name, waitSeconds } from '../schemas.js';
  * event fires only while a request body is still arriving; a client that gives up during a long
  * poll closes after a complete request, which only the response's 'close' tells.
  */
-function goneSignal<Refs extends ReqRef>(request: Request<Refs>): AbortSignal {
+function goneController<Refs extends ReqRef>(request: Request<Refs>): AbortController {
   const controller = new AbortController();
   const response = request.raw.res;
   if (response.destroyed) controller.abort();
   else response.once('close', () => controller.abort());
-  return controller.signal;
+  return controller;
 }
 
 /** A claim whose answer never reached its client goes back at once, its retry count untouched. */
@@ -38,17 +39,40 @@ function unclaimIfUndelivered<Refs extends ReqRef>(ctx: AppContext, request: Req
 
 type QueueParams = { queue: string };
 
+/**
+ * A long poll's credential is watched while it waits: when it changes so that a new request with
+ * it would be refused, the poll stops (claiming nothing) and is answered with that refusal.
+ */
 async function claim<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs>, queue: string, limit: number, wait: number) {
   const { holder, consumerId } = consumerOf(request);
   ctx.rates.polled(queue, consumerId);
-  const messages = await claimMessages(ctx, {
-    queue,
-    holder,
-    consumerId,
-    limit,
-    waitSeconds: wait,
-    signal: goneSignal(request),
-  });
+  const controller = goneController(request);
+  const watch =
+    wait > 0
+      ? ctx.longPollCredentials.watch(
+          principalOf(request),
+          (request.auth.artifacts as CredentialArtifacts).credentialHash,
+          queue,
+          request.info.received,
+          () => controller.abort(),
+        )
+      : undefined;
+  let messages: MessageRow[];
+  try {
+    messages = await claimMessages(ctx, {
+      queue,
+      holder,
+      consumerId,
+      limit,
+      waitSeconds: wait,
+      signal: controller.signal,
+      credentialCheck: watch?.checking,
+    });
+  } finally {
+    watch?.release();
+  }
+  const refusal = watch?.refusal();
+  if (refusal) throw refusal;
   unclaimIfUndelivered(ctx, request, holder, messages);
   ctx.metrics.recordConsumed(messages.map((message) => message.queue_name));
   return messages;
