@@ -4,6 +4,8 @@ import { topology } from '../helpers/fixtures.js';
 import { statementsDuring } from '../helpers/statements.js';
 import { openSocket, refusalOf, type HandshakeRefused, type TestSocket } from './support.js';
 
+const isCredentialLookup = (sql: string) => /\b(ws_ticket|client|dashboard_session)\b/.test(sql);
+
 function expectTooMany(refusal: HandshakeRefused) {
   expect(refusal.status).toBe(429);
   expect(JSON.parse(refusal.body)).toEqual({ status: 429, code: 'rate_limited', message: expect.any(String), errors: null, response_body: null });
@@ -54,7 +56,9 @@ describe('WebSocket handshakes and the HTTP rate limit', () => {
       refusal = await refusalOf(mq, '/ws/monitor?ticket=wst_made-up-ticket');
     });
     expectTooMany(refusal);
-    expect(statements).toEqual([]);
+    // The broker's background services (socket registry clean-up, the dispatcher) may run meanwhile;
+    // what must not run is a lookup of the handshake's credential.
+    expect(statements.filter(isCredentialLookup)).toEqual([]);
   });
 });
 
