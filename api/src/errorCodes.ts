@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'validation_failed',
   'unknown_scope',
   'signin_state_invalid',
+  'ordering_key_required',
   // 401
   'unauthenticated',
   'login_code_invalid',

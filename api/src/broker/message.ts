@@ -14,6 +14,7 @@ export interface Message {
   consumer_id: string | null;
   unacked_at: string | null;
   lease_expires_at: string | null;
+  ordering_key: string | null;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -32,5 +33,6 @@ export function toMessage(row: MessageRow): Message {
     consumer_id: row.consumer_id,
     unacked_at: iso(row.unacked_at),
     lease_expires_at: iso(row.lease_expires_at),
+    ordering_key: row.ordering_key,
   };
 }

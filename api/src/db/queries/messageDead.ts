@@ -5,17 +5,40 @@ export interface ReplayedRow {
   id: string;
   queue_name: string;
   available_at: string;
+  /** False: it waits behind an earlier message of its ordering key. */
+  claimable: boolean;
 }
 
-/** The rows `d` (from message_dead, deleted) go back to the live table: PENDING, retries reset. */
-const REVIVE = `INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at)
-  SELECT id, seq, queue_name, topic_name, payload, headers, 'PENDING', 0, published_at, now() FROM d
-  RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
+/**
+ * The rows `d` (from message_dead, deleted) go back to the live table: PENDING, retries reset. A
+ * message with an ordering key goes to the end of its key's order, as if published again: PENDING
+ * when its key has nothing live, else BLOCKED behind the others (positions as in messagePublish).
+ */
+const REVIVE = `keyed AS (
+    SELECT d.id, d.queue_name, d.ordering_key, row_number() OVER w AS k,
+           count(*) OVER (PARTITION BY d.queue_name, d.ordering_key) AS n
+      FROM d WHERE d.ordering_key IS NOT NULL
+    WINDOW w AS (PARTITION BY d.queue_name, d.ordering_key ORDER BY d.available_at, d.seq)),
+  grouped AS (
+    INSERT INTO ordering_group (queue_name, ordering_key, next_pos, live)
+    SELECT queue_name, ordering_key, n, n FROM keyed WHERE k = 1 ORDER BY queue_name, ordering_key
+    ON CONFLICT (queue_name, ordering_key) DO UPDATE
+       SET next_pos = ordering_group.next_pos + EXCLUDED.next_pos, live = ordering_group.live + EXCLUDED.live
+    RETURNING queue_name, ordering_key, next_pos, live),
+  placed AS (
+    SELECT k.id, g.next_pos - k.n + k.k - 1 AS pos, g.next_pos - k.n + k.k - 1 = g.next_pos - g.live AS head
+      FROM keyed k JOIN grouped g ON g.queue_name = k.queue_name AND g.ordering_key = k.ordering_key)
+  INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
+                       ordering_key, ordering_pos)
+  SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, CASE WHEN p.head = false THEN 'BLOCKED' ELSE 'PENDING' END,
+         0, d.published_at, now(), d.ordering_key, p.pos
+    FROM d LEFT JOIN placed p ON p.id = d.id
+  RETURNING id, queue_name, status = 'PENDING' AS claimable, to_json(available_at) #>> '{}' AS available_at`;
 
 /** DEAD → PENDING for one message; null when it is not DEAD (or does not exist). */
 export async function messageReplay(db: Queryable, id: string): Promise<ReplayedRow | null> {
   const { rows } = await db.query<ReplayedRow>(
-    `WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *) ${REVIVE}`,
+    `WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *), ${REVIVE}`,
     [id],
   );
   return rows[0] ?? null;
@@ -26,7 +49,7 @@ export async function messageReplayQueue(db: Queryable, queue: string, limit: nu
   const { rows } = await db.query<ReplayedRow>(
     `WITH pick AS (SELECT id FROM message_dead WHERE queue_name = $1
                     ORDER BY available_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*)
+          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*),
      ${REVIVE}`,
     [queue, limit],
   );

@@ -30,6 +30,10 @@ export async function messageListPage(
        (SELECT ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at FROM message m
          WHERE m.queue_name = $1 AND m.status = 'PENDING' AND ${WANTS('PENDING')} AND ${AFTER} ${ORDER})
        UNION ALL
+       -- Waiting behind an earlier message of their ordering key: PENDING, as the contract knows it.
+       (SELECT ${MESSAGE_COLUMNS}, 'PENDING', m.lease_expires_at FROM message m
+         WHERE m.queue_name = $1 AND m.status = 'BLOCKED' AND ${WANTS('PENDING')} AND ${AFTER} ${ORDER})
+       UNION ALL
        (SELECT ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at FROM message m
          WHERE m.queue_name = $1 AND m.status = 'UNACKED' AND ${WANTS('UNACKED')} AND ${AFTER} ${ORDER})
        UNION ALL

@@ -13,13 +13,14 @@ export interface MessageRow {
   consumer_id: string | null;
   unacked_at: Date | null;
   lease_expires_at: Date | null;
+  ordering_key: string | null;
   /** available_at in microseconds since 1970, in digits: the paging position. */
   position: string;
 }
 
 /** The columns every table has, as a MessageRow wants them (`m` is the table's alias). */
 export const MESSAGE_COLUMNS = `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position`;
 
 /**

@@ -18,6 +18,7 @@
  * | `validation_failed` | 400 | The request does not match the contract; `errors` names the fields. |
  * | `unknown_scope` | 400 | A client was given a scope that does not exist; `errors` names it. |
  * | `signin_state_invalid` | 400 | The GitHub sign-in state is missing, expired or does not match; start the sign-in again. |
+ * | `ordering_key_required` | 400 | A queue the message would go to requires an `ordering_key` and the publish has none; nothing was stored. |
  * | `unauthenticated` | 401 | No credential, a malformed one, or one that is invalid, expired or revoked. |
  * | `login_code_invalid` | 401 | A dashboard login code that is unknown, expired or already used. |
  * | `signin_refused` | 401 | GitHub refused or cancelled the sign-in, or did not accept its code. |
@@ -56,6 +57,7 @@ export const ErrorCode = {
     ValidationFailed: 'validation_failed',
     UnknownScope: 'unknown_scope',
     SigninStateInvalid: 'signin_state_invalid',
+    OrderingKeyRequired: 'ordering_key_required',
     Unauthenticated: 'unauthenticated',
     LoginCodeInvalid: 'login_code_invalid',
     SigninRefused: 'signin_refused',

@@ -99,6 +99,12 @@ export interface Message {
      * @memberof Message
      */
     lease_expires_at: Date | null;
+    /**
+     * The ordering key it was published with, if any.
+     * @type {string}
+     * @memberof Message
+     */
+    ordering_key: string | null;
 }
 
 
@@ -119,6 +125,7 @@ export function instanceOfMessage(value: object): value is Message {
     if (!('consumer_id' in value) || value['consumer_id'] === undefined) return false;
     if (!('unacked_at' in value) || value['unacked_at'] === undefined) return false;
     if (!('lease_expires_at' in value) || value['lease_expires_at'] === undefined) return false;
+    if (!('ordering_key' in value) || value['ordering_key'] === undefined) return false;
     return true;
 }
 
@@ -144,6 +151,7 @@ export function MessageFromJSONTyped(json: any, ignoreDiscriminator: boolean): M
         'consumer_id': json['consumer_id'],
         'unacked_at': (json['unacked_at'] == null ? null : new Date(json['unacked_at'])),
         'lease_expires_at': (json['lease_expires_at'] == null ? null : new Date(json['lease_expires_at'])),
+        'ordering_key': json['ordering_key'],
     };
 }
 
@@ -170,6 +178,7 @@ export function MessageToJSONTyped(value?: Message | null, ignoreDiscriminator: 
         'consumer_id': value['consumer_id'],
         'unacked_at': value['unacked_at'] == null ? value['unacked_at'] : value['unacked_at'].toISOString(),
         'lease_expires_at': value['lease_expires_at'] == null ? value['lease_expires_at'] : value['lease_expires_at'].toISOString(),
+        'ordering_key': value['ordering_key'],
     };
 }
 
