@@ -14,7 +14,16 @@
 -- then marks the group `stalled`, and a second statement, after its commit, promotes the head
 -- (broker/ordering.ts; the lease sweeper does it too, should an instance die in between).
 ALTER TABLE message ADD COLUMN ordering_key text, ADD COLUMN ordering_pos bigint;
-ALTER TABLE message DROP CONSTRAINT message_status_check;
+-- 0005 named its status check implicitly (message_status_check1, as the table it replaced held the name).
+DO $$
+DECLARE
+  old_check text;
+BEGIN
+  SELECT conname INTO STRICT old_check FROM pg_constraint
+   WHERE conrelid = 'message'::regclass AND contype = 'c'
+     AND pg_get_constraintdef(oid) LIKE '%''PENDING''%' AND pg_get_constraintdef(oid) NOT LIKE '%lease_expires_at%';
+  EXECUTE format('ALTER TABLE message DROP CONSTRAINT %I', old_check);
+END $$;
 ALTER TABLE message ADD CONSTRAINT message_status_check CHECK (status IN ('PENDING', 'UNACKED', 'BLOCKED'));
 ALTER TABLE message ADD CONSTRAINT message_ordering_check
   CHECK ((ordering_key IS NULL) = (ordering_pos IS NULL) AND (status <> 'BLOCKED' OR ordering_key IS NOT NULL));

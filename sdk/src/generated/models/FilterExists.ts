@@ -26,7 +26,7 @@ export interface FilterExists {
      * @type {boolean}
      * @memberof FilterExists
      */
-    _exists: boolean;
+    exists: boolean;
 }
 
 /**
@@ -34,7 +34,7 @@ export interface FilterExists {
  */
 export function instanceOfFilterExists(value: object): value is FilterExists {
     if (!('header' in value) || value['header'] === undefined) return false;
-    if ((!('_exists' in value) && !('exists' in value)) || (value['_exists'] === undefined && value['exists'] === undefined)) return false;
+    if (!('exists' in value) || value['exists'] === undefined) return false;
     return true;
 }
 
@@ -49,7 +49,7 @@ export function FilterExistsFromJSONTyped(json: any, ignoreDiscriminator: boolea
     return {
         
         'header': json['header'],
-        '_exists': json['exists'],
+        'exists': json['exists'],
     };
 }
 
@@ -65,7 +65,7 @@ export function FilterExistsToJSONTyped(value?: FilterExists | null, ignoreDiscr
     return {
         
         'header': value['header'],
-        'exists': value['_exists'],
+        'exists': value['exists'],
     };
 }
 
