@@ -49,20 +49,26 @@ describe('ordering keys with competing consumers on two instances', () => {
     let overlapsSeen = 0;
     let publishing = true;
 
-    // Round r of every key, in order; each batch on the next instance, one at a time, so each key's
-    // publish order is the round order. Consumers run from the start, so publishes race with acks.
+    // Each key's messages are published in two halves, each half as one run of consecutive items
+    // (20 keys × 25 rounds per batch), so a claim that ignored keys would take many of one key at
+    // once. Batches go one at a time, alternating instances, so each key's publish order is its round
+    // order; the second half is published while the first is being consumed, so publishes of a key
+    // race with the acks of its head.
+    const HALF = PER_KEY / 2;
+    const KEYS_PER_BATCH = BATCH / HALF;
     const publisher = (async () => {
       let n = 0;
-      for (let start = 0; start < total; start += BATCH) {
-        const messages = Array.from({ length: BATCH }, (_, i) => {
-          const index = start + i;
-          const round = Math.floor(index / KEYS);
-          const key = `key-${index % KEYS}`;
-          return { payload: JSON.stringify({ key, round }), ordering_key: key };
-        });
-        const broker = n++ % 2 === 0 ? a : b;
-        const response = await call(broker.url, a.adminKey, 'POST', '/api/v1/topics/ordered/messages/batch', { messages });
-        expect(response.status).toBe(201);
+      for (let half = 0; half < 2; half += 1) {
+        for (let first = 0; first < KEYS; first += KEYS_PER_BATCH) {
+          const messages = Array.from({ length: BATCH }, (_, i) => {
+            const key = `key-${first + Math.floor(i / HALF)}`;
+            const round = half * HALF + (i % HALF);
+            return { payload: JSON.stringify({ key, round }), ordering_key: key };
+          });
+          const broker = n++ % 2 === 0 ? a : b;
+          const response = await call(broker.url, a.adminKey, 'POST', '/api/v1/topics/ordered/messages/batch', { messages });
+          expect(response.status).toBe(201);
+        }
       }
       publishing = false;
     })();

@@ -23,12 +23,19 @@ export interface PublishOptions extends CallOptions {
   headers?: Record<string, string>;
   /** Seconds (0..900) before the message becomes claimable. */
   delaySeconds?: number;
+  /**
+   * Messages with the same ordering key are delivered one at a time, in publish order, in each
+   * queue: the next is claimable once the one before was acked or went to the dead letters.
+   */
+  orderingKey?: string;
 }
 
 export interface BatchMessage {
   payload: string;
   headers?: Record<string, string>;
   delaySeconds?: number;
+  /** As PublishOptions.orderingKey; items of one key are delivered in the batch's order. */
+  orderingKey?: string;
   /** Default: a fresh key per message, so a retried batch is stored once. */
   idempotencyKey?: string;
 }
@@ -55,7 +62,7 @@ export function publish(t: Transport, topic: string, payload: string, options: P
   return t.api(MessagesApi, options).publishMessage({
     topic,
     idempotencyKey,
-    publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds },
+    publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds, ordering_key: options.orderingKey },
   });
 }
 
@@ -64,6 +71,7 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     payload: message.payload,
     headers: message.headers,
     delay_seconds: message.delaySeconds,
+    ordering_key: message.orderingKey,
     idempotency_key: message.idempotencyKey ?? newIdempotencyKey(),
   }));
   return t.api(MessagesApi, options).publishBatch({ topic, batchPublishRequest: { messages: items } });
