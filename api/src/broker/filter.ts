@@ -40,7 +40,8 @@ function conditionProblem(node: Record<string, unknown>, at: string): string | n
   const keys = Object.keys(node);
   const ops = keys.filter((key) => (CONDITIONS as readonly string[]).includes(key));
   if (!('header' in node) || ops.length !== 1 || keys.length !== 2) {
-    return `${at} must be {"header", and one of ${CONDITIONS.join(', ')}}, or {"not"}, {"and"} or {"or"}`;
+    // No braces: joi reads them as template syntax in a message.
+    return `${at} must be a condition ("header" and exactly one of ${CONDITIONS.join(', ')}), or "not", "and" or "or" alone`;
   }
   const header = textProblem(node.header, FILTER_LIMITS.header);
   if (header) return `${at}.header ${header}`;

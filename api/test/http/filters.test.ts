@@ -77,11 +77,11 @@ describe('filtered subscriptions', () => {
   });
 
   it.each([
-    [{ header: 'region', matches: 'eu' }, 'filter must be {"header", and one of equals, one_of, prefix, exists}'],
-    [{ header: 'region', equals: 'eu', prefix: 'e' }, 'filter must be {"header", and one of'],
+    [{ header: 'region', matches: 'eu' }, 'filter must be a condition ("header" and exactly one of equals, one_of, prefix, exists)'],
+    [{ header: 'region', equals: 'eu', prefix: 'e' }, 'filter must be a condition'],
     [{ and: [] }, 'filter.and must be a list of 1 to 10 filters'],
     [{ or: [{ and: [{ or: [{ header: 'a', exists: true }] }] }] }, 'filter.or[0].and[0] nests "and"/"or" deeper than 2 levels'],
-    [{ not: { and: [{ header: 'a', exists: true }] } }, 'filter.not must be {"header"'],
+    [{ not: { and: [{ header: 'a', exists: true }] } }, 'filter.not must be a condition'],
     [{ header: 'a', one_of: [] }, 'filter.one_of must be a list of 1 to 20 strings'],
     [{ header: 'a', one_of: ['x', 7] }, 'filter.one_of[1] must be a string'],
     [{ header: 'a', exists: 'yes' }, 'filter.exists must be true or false'],
