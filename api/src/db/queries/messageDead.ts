@@ -1,12 +1,11 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF } from './messageRow.js';
+import { APPEND_TO_GROUPS } from './orderingGroup.js';
 
 export interface ReplayedRow {
   id: string;
   queue_name: string;
   available_at: string;
-  /** False: it waits behind an earlier message of its ordering key. */
-  claimable: boolean;
 }
 
 /**
@@ -19,21 +18,13 @@ const REVIVE = `keyed AS (
            count(*) OVER (PARTITION BY d.queue_name, d.ordering_key) AS n
       FROM d WHERE d.ordering_key IS NOT NULL
     WINDOW w AS (PARTITION BY d.queue_name, d.ordering_key ORDER BY d.available_at, d.seq)),
-  grouped AS (
-    INSERT INTO ordering_group (queue_name, ordering_key, next_pos, live)
-    SELECT queue_name, ordering_key, n, n FROM keyed WHERE k = 1 ORDER BY queue_name, ordering_key
-    ON CONFLICT (queue_name, ordering_key) DO UPDATE
-       SET next_pos = ordering_group.next_pos + EXCLUDED.next_pos, live = ordering_group.live + EXCLUDED.live
-    RETURNING queue_name, ordering_key, next_pos, live),
-  placed AS (
-    SELECT k.id, g.next_pos - k.n + k.k - 1 AS pos, g.next_pos - k.n + k.k - 1 = g.next_pos - g.live AS head
-      FROM keyed k JOIN grouped g ON g.queue_name = k.queue_name AND g.ordering_key = k.ordering_key)
+  ${APPEND_TO_GROUPS('keyed')}
   INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
                        ordering_key, ordering_pos)
   SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, CASE WHEN p.head = false THEN 'BLOCKED' ELSE 'PENDING' END,
          0, d.published_at, now(), d.ordering_key, p.pos
     FROM d LEFT JOIN placed p ON p.id = d.id
-  RETURNING id, queue_name, status = 'PENDING' AS claimable, to_json(available_at) #>> '{}' AS available_at`;
+  RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
 
 /** DEAD → PENDING for one message; null when it is not DEAD (or does not exist). */
 export async function messageReplay(db: Queryable, id: string): Promise<ReplayedRow | null> {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../pool.js';
+import { APPEND_TO_GROUPS } from './orderingGroup.js';
 
 export interface PublishRowItem {
   topic: string;
@@ -91,19 +92,12 @@ export async function messagePublish(
          FROM go p),
      -- Keyed copies being stored, numbered within their (queue, key) group in publish order.
      keyed AS MATERIALIZED (
-       SELECT c.id, c.queue, c.okey, row_number() OVER w AS k, count(*) OVER (PARTITION BY c.queue, c.okey) AS n
+       SELECT c.id, c.queue AS queue_name, c.okey AS ordering_key, row_number() OVER w AS k,
+              count(*) OVER (PARTITION BY c.queue, c.okey) AS n
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored AND c.okey IS NOT NULL
        WINDOW w AS (PARTITION BY c.queue, c.okey ORDER BY c.ord)),
-     grouped AS (
-       INSERT INTO ordering_group (queue_name, ordering_key, next_pos, live)
-       SELECT queue, okey, n, n FROM keyed WHERE k = 1 ORDER BY queue, okey
-       ON CONFLICT (queue_name, ordering_key) DO UPDATE
-          SET next_pos = ordering_group.next_pos + EXCLUDED.next_pos, live = ordering_group.live + EXCLUDED.live
-       RETURNING queue_name, ordering_key, next_pos, live),
-     placed AS (
-       SELECT k.id, g.next_pos - k.n + k.k - 1 AS pos, g.next_pos - k.n + k.k - 1 = g.next_pos - g.live AS head
-         FROM keyed k JOIN grouped g ON g.queue_name = k.queue AND g.ordering_key = k.okey),
+     ${APPEND_TO_GROUPS('keyed')},
      stored AS (
        INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at,
                             ordering_key, ordering_pos)

@@ -35,6 +35,23 @@ export const ADVANCE_GROUPS = (left: string) =>
         AND m.ordering_pos = a.head_pos AND m.status = 'BLOCKED'
      RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed)`;
 
+/**
+ * CTEs `grouped` and `placed` for the rows of `keyed` (id, queue_name, ordering_key, k, n: the
+ * k-th of n new messages of its group in this statement) joining the end of their group's order:
+ * each group takes the next n positions under its row lock (in (queue, key) order), and `placed`
+ * says each message's position and whether it is the group's head (nothing live before it).
+ */
+export const APPEND_TO_GROUPS = (keyed: string) =>
+  `grouped AS (
+     INSERT INTO ordering_group (queue_name, ordering_key, next_pos, live)
+     SELECT queue_name, ordering_key, n, n FROM ${keyed} WHERE k = 1 ORDER BY queue_name, ordering_key
+     ON CONFLICT (queue_name, ordering_key) DO UPDATE
+        SET next_pos = ordering_group.next_pos + EXCLUDED.next_pos, live = ordering_group.live + EXCLUDED.live
+     RETURNING queue_name, ordering_key, next_pos, live),
+   placed AS (
+     SELECT k.id, g.next_pos - k.n + k.k - 1 AS pos, g.next_pos - k.n + k.k - 1 = g.next_pos - g.live AS head
+       FROM ${keyed} k JOIN grouped g ON g.queue_name = k.queue_name AND g.ordering_key = k.ordering_key)`;
+
 /** The rows of `unblocked` and the stalled groups of `advanced`, as `kind`-tagged result rows. */
 export const ADVANCE_RESULTS = `SELECT 'unblocked' AS kind, id, queue_name, available_at, delayed FROM unblocked
   UNION ALL
