@@ -1,6 +1,13 @@
 import type { Queryable } from '../pool.js';
 
 /**
+ * The message at a group's head position is BLOCKED (PENDING again is harmless; never UNACKED).
+ * Said without `status = 'BLOCKED'`: with that, the planner may take the BLOCKED listing index and
+ * walk every waiting message of the queue (8 ms per ack at 27,000) instead of probing (queue, key, pos).
+ */
+const NOT_HELD = 'm.lease_expires_at IS NULL';
+
+/**
  * CTEs for the messages of `left` (rows that just left the live table: acked or dead) that had an
  * ordering key: each one's (queue, key) group counts one live message fewer, and the next message
  * of the group, at position next_pos - live, goes from BLOCKED to PENDING (`unblocked`). Groups are
@@ -32,7 +39,7 @@ export const ADVANCE_GROUPS = (left: string) =>
      UPDATE message m SET status = 'PENDING'
        FROM advanced a
       WHERE a.live > 0 AND m.queue_name = a.queue_name AND m.ordering_key = a.ordering_key
-        AND m.ordering_pos = a.head_pos AND m.status = 'BLOCKED'
+        AND m.ordering_pos = a.head_pos AND ${NOT_HELD}
      RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed)`;
 
 /**
@@ -75,14 +82,19 @@ export async function orderingPromoteStalled(db: Queryable, limit: number): Prom
     text: `WITH picked AS (
        SELECT queue_name, ordering_key FROM ordering_group WHERE stalled
         ORDER BY queue_name, ordering_key LIMIT $1 FOR UPDATE SKIP LOCKED),
+     -- Stays stalled only if its head is still not visible (then the next run tries again).
      cleared AS (
-       UPDATE ordering_group g SET stalled = false FROM picked p
+       UPDATE ordering_group g
+          SET stalled = g.live > 0 AND NOT EXISTS (
+                SELECT 1 FROM message s
+                 WHERE s.queue_name = g.queue_name AND s.ordering_key = g.ordering_key AND s.ordering_pos = g.next_pos - g.live)
+         FROM picked p
         WHERE g.queue_name = p.queue_name AND g.ordering_key = p.ordering_key
        RETURNING g.queue_name, g.ordering_key, g.next_pos - g.live AS head_pos, g.live)
      UPDATE message m SET status = 'PENDING'
        FROM cleared c
       WHERE c.live > 0 AND m.queue_name = c.queue_name AND m.ordering_key = c.ordering_key
-        AND m.ordering_pos = c.head_pos AND m.status = 'BLOCKED'
+        AND m.ordering_pos = c.head_pos AND ${NOT_HELD}
      RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed`,
     values: [limit],
   });
