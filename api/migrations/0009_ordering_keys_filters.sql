@@ -54,15 +54,24 @@ ALTER TABLE queue ADD COLUMN require_ordering_key boolean NOT NULL DEFAULT false
 --   {"header": h, "equals": v} | {"header": h, "one_of": [v, …]} | {"header": h, "prefix": p}
 --   | {"header": h, "exists": true|false} | {"not": f} | {"and": [f, …]} | {"or": [f, …]}
 -- A condition on a header the message does not have is false (so `not` of it is true).
+-- Plain loops over the array rather than EXISTS (SELECT … jsonb_array_elements): every expression
+-- here is then a simple one, which PL/pgSQL evaluates without a query (a tenth of the time).
 CREATE FUNCTION miniqueue_filter_matches(f jsonb, h jsonb) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
   v text;
+  i integer;
 BEGIN
   IF f ? 'and' THEN
-    RETURN NOT EXISTS (SELECT 1 FROM jsonb_array_elements(f -> 'and') c WHERE NOT miniqueue_filter_matches(c, h));
+    FOR i IN 0 .. jsonb_array_length(f -> 'and') - 1 LOOP
+      IF NOT miniqueue_filter_matches(f -> 'and' -> i, h) THEN RETURN false; END IF;
+    END LOOP;
+    RETURN true;
   ELSIF f ? 'or' THEN
-    RETURN EXISTS (SELECT 1 FROM jsonb_array_elements(f -> 'or') c WHERE miniqueue_filter_matches(c, h));
+    FOR i IN 0 .. jsonb_array_length(f -> 'or') - 1 LOOP
+      IF miniqueue_filter_matches(f -> 'or' -> i, h) THEN RETURN true; END IF;
+    END LOOP;
+    RETURN false;
   ELSIF f ? 'not' THEN
     RETURN NOT miniqueue_filter_matches(f -> 'not', h);
   ELSIF f ? 'exists' THEN

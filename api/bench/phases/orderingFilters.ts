@@ -1,4 +1,4 @@
-import type { Measurement } from '../measure.js';
+import { mergeMeasurements, type Measurement } from '../measure.js';
 import type { BrokerSession, RunContext } from '../session.js';
 import { consumeAck } from '../scenarios/throughput.js';
 import { createTopic, purge } from '../scenarios/topology.js';
@@ -7,6 +7,7 @@ import { PAYLOAD } from '../scenarios/topology.js';
 
 const WIDE_FAN_OUT = 20;
 const ORDERING_KEYS = 1_000;
+const FAN_OUT_ROUNDS = 2;
 
 /**
  * Fan-out to 20 queues, unfiltered and with a filter on every queue (all matching, so both store
@@ -28,10 +29,16 @@ export async function orderingAndFilterWorkloads(context: RunContext, a: BrokerS
     const result = await publishEach(a.publisher, topic, config.fanOut, concurrency, () => ({ payload: PAYLOAD, headers: FAN_OUT_HEADERS }));
     return { ...result, extra: { copies: result.copies } };
   };
-  workloads.push(await a.measure('fan_out_20', `fan-out to ${WIDE_FAN_OUT} queues, 1 per request`, fanOut('bench.wide')));
-  for (const queue of plain) await purge(a.admin, queue);
-  workloads.push(await a.measure('fan_out_20_filtered', `fan-out to ${WIDE_FAN_OUT} filtered queues, 1 per request`, fanOut('bench.filtered')));
-  for (const queue of filtered) await purge(a.admin, queue);
+  // Alternating rounds (plain, filtered), so drift in the machine's speed falls on both sides.
+  const plainRounds: Measurement[] = [];
+  const filteredRounds: Measurement[] = [];
+  for (let round = 0; round < FAN_OUT_ROUNDS; round += 1) {
+    plainRounds.push(await a.measure('fan_out_20', `fan-out to ${WIDE_FAN_OUT} queues, 1 per request`, fanOut('bench.wide')));
+    for (const queue of plain) await purge(a.admin, queue);
+    filteredRounds.push(await a.measure('fan_out_20_filtered', `fan-out to ${WIDE_FAN_OUT} filtered queues, 1 per request`, fanOut('bench.filtered')));
+    for (const queue of filtered) await purge(a.admin, queue);
+  }
+  workloads.push(mergeMeasurements(plainRounds), mergeMeasurements(filteredRounds));
 
   const ordered = await a.measure('publish_single_ordered', `publish with ordering keys (${ORDERING_KEYS}), 1 per request`, () =>
     publishEach(a.publisher, 'bench.ordered', config.publishSingle, concurrency, (step) => ({ payload: PAYLOAD, ordering_key: `key-${step % ORDERING_KEYS}` })));
