@@ -43,9 +43,15 @@ PORT="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>
 BASE="http://127.0.0.1:$PORT"
 ADMIN_KEY="mq_$(node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))")"
 
+PUSH_KEY="$(node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))")"
+
 # Rate limiting off: the fuzzer checks answers, not how many requests a key may make. GitHub
 # sign-in is configured (against an address where nothing listens, which is never reached: the
 # fuzzer has no state cookie), so its two routes answer as in production rather than 503.
+# Push endpoints may be set, but only on loopback: whatever URL the fuzzer makes up, the broker
+# posts nowhere else (anything else is refused when set, and again before every delivery).
+MINIQUEUE_PUSH_SECRET_KEY="$PUSH_KEY" MINIQUEUE_PUSH_PUBLIC=false MINIQUEUE_PUSH_ALLOWED_NETWORKS=127.0.0.0/8,::1/128 \
+  MINIQUEUE_PUSH_ALLOW_HTTP_LOOPBACK=true \
 GITHUB_CLIENT_ID=fuzz GITHUB_CLIENT_SECRET=fuzz GITHUB_URL=http://127.0.0.1:9 \
   MINIQUEUE_DATA_DIR="$WORK/data" MINIQUEUE_BOOTSTRAP_ADMIN_KEY="$ADMIN_KEY" PORT="$PORT" HOST=127.0.0.1 \
   MINIQUEUE_RATE_LIMIT_ENABLED=false LOG_LEVEL=info \
@@ -64,6 +70,22 @@ api POST /api/v1/queues '{"name":"fuzz-queue","topic_name":"fuzz.topic"}' >/dev/
 api POST /api/v1/topics/fuzz.topic/messages/batch '{"messages":[{"payload":"a"},{"payload":"b"},{"payload":"c"}]}' >/dev/null
 NARROW_KEY="$(api POST /api/v1/clients '{"name":"fuzz-narrow","scopes":["publish:fuzz.topic","consume:fuzz-queue"]}' \
   | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).api_key))")"
+
+# Ids that exist, for the operations that address one message (hooks.py puts them in): the
+# messages above, and dead messages of a queue the narrow key may not consume.
+api POST /api/v1/topics '{"name":"fuzz.dead"}' >/dev/null
+api POST /api/v1/queues '{"name":"fuzz-dead","topic_name":"fuzz.dead"}' >/dev/null
+api POST /api/v1/topics/fuzz.dead/messages/batch '{"messages":[{"payload":"d1"},{"payload":"d2"},{"payload":"d3"},{"payload":"d4"}]}' >/dev/null
+field() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log($1))"; }
+DEAD_IDS=""
+for _ in 1 2 3 4; do
+  id="$(api POST /api/v1/queues/fuzz-dead/consume | field 'JSON.parse(s).message_id')"
+  api POST "/api/v1/messages/$id/nack" '{"requeue":false}' >/dev/null
+  DEAD_IDS="$DEAD_IDS${DEAD_IDS:+,}$id"
+done
+LIVE_IDS="$(api GET /api/v1/queues/fuzz-queue/messages | field "JSON.parse(s).items.map(m=>m.message_id).join(',')")"
+export FUZZ_MESSAGE_IDS="$LIVE_IDS,$DEAD_IDS"
+export FUZZ_DEAD_IDS="$DEAD_IDS"
 
 export SCHEMATHESIS_HOOKS=hooks
 export PYTHONPATH="$ROOT/api/fuzz${PYTHONPATH:+:$PYTHONPATH}"
@@ -109,7 +131,7 @@ if grep -E '"level":(50|60)' "$REPORTS/broker.log" >/dev/null; then
   echo "The broker logged errors during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi
-if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
+if grep -E '(^|[^A-Za-z0-9_-])(mq|mqs|lc|wst|mqwh)_[A-Za-z0-9_-]{43,}' "$REPORTS/broker.log" >/dev/null; then
   echo "A secret reached the broker's log during fuzzing (see $REPORTS/broker.log)" >&2
   status=1
 fi

@@ -69,6 +69,20 @@ export const envSchema = Joi.object({
     .description('Requests per second per client address to routes without a credential (sign-in, health), per instance'),
   MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST: Joi.number().integer().min(1).max(1_000_000).default(100)
     .description('Burst of requests per client address to routes without a credential'),
+  MINIQUEUE_PUSH_SECRET_KEY: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{43}=?$/)
+    .messages({ 'string.pattern.base': '{#label} must be 32 random bytes in base64url (43 characters), e.g. from `openssl rand -base64 32 | tr +/ -_`' })
+    .description('Key that encrypts push endpoints\' signing secrets in the database (32 bytes, base64url); unset: push endpoints cannot be set'),
+  MINIQUEUE_PUSH_PUBLIC: Joi.boolean().default(true)
+    .description('Push endpoints may be on public addresses; false: only in MINIQUEUE_PUSH_ALLOWED_NETWORKS'),
+  MINIQUEUE_PUSH_ALLOWED_NETWORKS: Joi.string().allow('').default('')
+    .pattern(/^\s*([0-9A-Fa-f.:]+\/\d{1,3}\s*(,\s*|$))*$/)
+    .messages({ 'string.pattern.base': '{#label} must be comma-separated CIDR networks like 10.1.0.0/16 or fd00::/8' })
+    .description('Comma-separated private, loopback or link-local networks push endpoints may be in (all such are refused otherwise)'),
+  MINIQUEUE_PUSH_ALLOW_HTTP_LOOPBACK: Joi.boolean().default(false)
+    .description('Development: push endpoints may use http:// when they are on a loopback address (which must also be allowed)'),
+  MINIQUEUE_PUSH_BACKOFF_SECONDS: Joi.number().integer().min(0).max(900).default(1)
+    .description('Ceiling of the first wait after a failed push; it doubles per retry up to 900 s, with jitter'),
   MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL: Joi.number().integer().min(1).max(1_000_000).default(100)
     .description('WebSockets one credential (API key or session) may hold open at once, per instance'),
 })
@@ -111,6 +125,16 @@ export interface Config {
   commit: string;
   rateLimit: { enabled: boolean; perSecond: number; burst: number; anonymousPerSecond: number; anonymousBurst: number };
   wsMaxSocketsPerCredential: number;
+  push: PushConfig;
+}
+
+export interface PushConfig {
+  /** Encrypts the endpoints' signing secrets at rest; without it push endpoints cannot be set. */
+  secretKey?: Buffer;
+  publicTargets: boolean;
+  allowedNetworks: string[];
+  allowHttpLoopback: boolean;
+  backoffSeconds: number;
 }
 
 const list = (value: string): string[] =>
@@ -157,5 +181,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonymousBurst: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST,
     },
     wsMaxSocketsPerCredential: e.MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL,
+    push: {
+      secretKey: e.MINIQUEUE_PUSH_SECRET_KEY ? Buffer.from(e.MINIQUEUE_PUSH_SECRET_KEY, 'base64url') : undefined,
+      publicTargets: e.MINIQUEUE_PUSH_PUBLIC,
+      allowedNetworks: list(e.MINIQUEUE_PUSH_ALLOWED_NETWORKS),
+      allowHttpLoopback: e.MINIQUEUE_PUSH_ALLOW_HTTP_LOOPBACK,
+      backoffSeconds: e.MINIQUEUE_PUSH_BACKOFF_SECONDS,
+    },
   };
 }

@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'unknown_scope',
   'signin_state_invalid',
   'ordering_key_required',
+  'push_target_refused',
   // 401
   'unauthenticated',
   'login_code_invalid',
@@ -25,6 +26,7 @@ export const ERROR_CODES = [
   'message_not_found',
   'client_not_found',
   'websocket_endpoint_not_found',
+  'push_endpoint_not_found',
   // 405
   'method_not_allowed',
   // 409
@@ -36,6 +38,7 @@ export const ERROR_CODES = [
   'message_not_unacked',
   'message_not_dead',
   'lease_lost',
+  'history_not_retained',
   // 413, 415
   'payload_too_large',
   'unsupported_media_type',
@@ -48,6 +51,7 @@ export const ERROR_CODES = [
   'github_not_configured',
   'github_unreachable',
   'shutting_down',
+  'push_not_configured',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -11,6 +11,7 @@ import { retention } from './jobs/retention.js';
 import { liveTableVacuumJob } from './jobs/liveTableVacuum.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
 import { authSweeper } from './jobs/authSweeper.js';
+import { ratePrune } from './jobs/ratePrune.js';
 import { serviceOf } from './lifecycle/lifecycle.js';
 import type { ServiceHealth } from './lifecycle/service.js';
 import { ServiceGroup } from './lifecycle/serviceGroup.js';
@@ -75,6 +76,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
     new JobService(leaseSweeper(pool, changes, (rows) => metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
     new JobService(retentionJob, '41 * * * * *', onJobError),
     new JobService(liveTableVacuumJob(pool), '*/5 * * * * *', onJobError),
+    new JobService(ratePrune(pool), '29 * * * * *', onJobError),
     new JobService(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
     // Every 15 s: an expired session's open sockets close within that.
     new JobService(authSweeper(pool), '*/15 * * * * *', onJobError),

@@ -24,6 +24,8 @@ import type { NotificationBus } from './realtime/bus.js';
 import { serviceOf } from './lifecycle/lifecycle.js';
 import type { Service } from './lifecycle/service.js';
 import { Metrics } from './metrics.js';
+import { RateCounter } from './stats/rateCounter.js';
+import { RateRecorder } from './stats/rateRecorder.js';
 import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
 import type { AppContext } from './http/context.js';
@@ -41,6 +43,8 @@ import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
 import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
 import { realtimePlugin } from './realtime/plugin.js';
+import { PushTargets } from './push/targets.js';
+import { PushWorker } from './push/pushWorker.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -59,6 +63,8 @@ export interface Broker {
   context: AppContext;
   /** The long polls' safety net for lost notifications (tests run it directly). */
   recheck: WaiterRecheck;
+  /** Writes the per-bucket counts (tests run it directly). */
+  rateRecorder: RateRecorder;
   logger: Logger;
   /** What runs in the background, in the order to start them, before the HTTP server. */
   services: Service[];
@@ -109,7 +115,11 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const changes = new Changes();
   const notifications = new NotificationSender(pool, (message, error) => logError(message, error));
   const groupCommit = { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: Math.max(1, Math.floor(config.dbPoolSize / 4)) };
-  const publisher = new Publisher({ pool, changes, idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
+  // Per-bucket counts of what this instance committed, written once per bucket (src/stats/).
+  const rates = new RateCounter();
+  changes.on('transitions', (transitions) => rates.transitions(transitions));
+  const rateRecorder = new RateRecorder(pool, rates, (message, error) => logError(message, error));
+  const publisher = new Publisher({ pool, changes, countPublishes: (topic, count) => rates.published(topic, count), idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
   const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
   const claimer = new Claimer({ pool, groupCommit });
   metrics.watchGroupCommits({
@@ -120,9 +130,12 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   });
   // One set of buckets for HTTP requests and WebSocket handshakes alike.
   const rateLimits = new RateLimits(config.rateLimit);
+  const pushTargets = new PushTargets(config.push);
   const context: AppContext = {
-    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rateLimits, instanceId, version: VERSION,
+    config, pool, waiters, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rates, rateLimits, instanceId, version: VERSION, pushTargets,
   };
+  // Delivers push queues' messages; without MINIQUEUE_PUSH_SECRET_KEY it starts and does nothing.
+  const pushWorker = new PushWorker({ pool, settler, changes, config: config.push, instanceId, targets: pushTargets, logError: (message, error) => logError(message, error) });
 
   const drain = new ConnectionDrain(server.listener);
   const wakeups = new Wakeups({ changes, bus, waiters, instanceId });
@@ -178,5 +191,5 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, logger, services: [notifications, wakeups, broadcast, recheck], http };
+  return { server, context, recheck, rateRecorder, logger, services: [notifications, wakeups, broadcast, recheck, rateRecorder, pushWorker], http };
 }

@@ -101,6 +101,35 @@ describe('clients:rotate', () => {
   });
 });
 
+describe('clients:update', () => {
+  it('replaces the scopes and keeps the key; --json is the client without its key', async () => {
+    const key = await broker.clientKey('changed', ['view', 'publish:*']);
+    const result = await admin('clients:update', 'changed', '--scope', 'publish:orders', '-s', 'consume:email-queue');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/scopes\s+publish:orders, consume:email-queue/);
+    expect(result.stdout).not.toMatch(/mq_[A-Za-z0-9_-]{40,}/);
+    expect((await broker.get('/api/v1/auth/me', key)).body.scopes).toEqual(['publish:orders', 'consume:email-queue']);
+    const again = json(await admin('clients:update', 'changed', '--scope', 'view', '--json'));
+    expect(Object.keys(again).sort()).toEqual(['created_at', 'key_prefix', 'last_used_at', 'name', 'scopes']);
+    expect(again).toMatchObject({ name: 'changed', scopes: ['view'], key_prefix: key.slice(0, 12) });
+  });
+
+  it('an unknown scope is the broker\'s field error; an unknown client exit code 4', async () => {
+    const bad = await admin('clients:update', 'changed', '--scope', 'root');
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toBe('Error: Unknown scope: scopes[0] unknown scope "root"\nHint: See `miniqueue clients:update --help`.\n');
+    const ghost = await admin('clients:update', 'ghost', '--scope', 'view');
+    expect(ghost.exitCode).toBe(4);
+    expect(ghost.stderr).toContain('Hint: `miniqueue clients:list` shows the registered clients.');
+  });
+
+  it('--scope is required', async () => {
+    const result = await admin('clients:update', 'changed');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('Missing required flag scope');
+  });
+});
+
 describe('clients:revoke', () => {
   it('will not revoke without confirmation when there is no terminal', async () => {
     const key = await broker.clientKey('kept', ['view']);

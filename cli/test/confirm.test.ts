@@ -33,6 +33,18 @@ function onTerminal(args: string[], answer: string): Promise<{ output: string; e
   });
 }
 
+/** A message of its own queue, rejected for good, so that dlq:delete has something to ask about. */
+let deadId: string;
+async function deadMessage(): Promise<string> {
+  await admin('topics:create', 'asked-dead');
+  await admin('queues:create', 'asked-dead-q', '--topic', 'asked-dead');
+  await admin('publish', 'asked-dead', 'poison');
+  const [message] = json(await admin('consume', 'asked-dead-q', '--no-ack', '--json')).messages;
+  await broker.post(`/api/v1/messages/${message.message_id}/nack`, { requeue: false }, broker.adminKey);
+  return message.message_id;
+}
+const deadIds = async () => json<{ items: Array<{ message_id: string }> }>(await admin('dlq:list', '--json')).items.map((m) => m.message_id);
+
 const queueNames = async () => json<Array<{ name: string }>>(await admin('queues:list', '--json')).map((queue) => queue.name);
 const clientNames = async () => json<Array<{ name: string }>>(await admin('clients:list', '--json')).map((client) => client.name);
 
@@ -41,6 +53,7 @@ describe.skipIf(!hasScript)('destructive commands on a terminal', () => {
     await admin('topics:create', 'asked');
     await admin('queues:create', 'asked-q', '--topic', 'asked');
     await admin('clients:create', 'asked-client', '--scope', 'view');
+    deadId = await deadMessage();
   });
 
   it('ask first: "n" (or just Enter) changes nothing', async () => {
@@ -49,6 +62,7 @@ describe.skipIf(!hasScript)('destructive commands on a terminal', () => {
       [['queues:purge', 'asked-q'], 'n', 'Nothing purged.'],
       [['queues:delete', 'asked-q'], '', 'Nothing deleted.'],
       [['clients:revoke', 'asked-client'], 'no', 'Nothing revoked.'],
+      [['dlq:delete', deadId], 'n', 'Nothing deleted.'],
     ] as const) {
       const result = await onTerminal([...args], answer);
       expect(result.output).toContain('[y/N] ');
@@ -58,12 +72,15 @@ describe.skipIf(!hasScript)('destructive commands on a terminal', () => {
     expect(json(await admin('messages:list', 'asked-q', '--json')).items).toHaveLength(1);
     expect(await queueNames()).toContain('asked-q');
     expect(await clientNames()).toContain('asked-client');
+    expect(await deadIds()).toContain(deadId);
   });
 
   it('"y" does it', async () => {
     expect((await onTerminal(['queues:purge', 'asked-q'], 'y')).output).toContain('Purged 1 message from asked-q.');
     expect((await onTerminal(['queues:delete', 'asked-q'], 'yes')).output).toContain('Deleted queue asked-q.');
     expect((await onTerminal(['clients:revoke', 'asked-client'], 'Y')).output).toContain('Revoked client asked-client.');
+    expect((await onTerminal(['dlq:delete', deadId], 'y')).output).toContain(`Deleted dead message ${deadId}.`);
+    expect(await deadIds()).not.toContain(deadId);
     expect(await queueNames()).not.toContain('asked-q');
     expect(await clientNames()).not.toContain('asked-client');
   });

@@ -221,7 +221,7 @@ describe('messages:list', () => {
     expect(page.next_cursor).toBeNull();
 
     const all = json(await admin('messages:list', queue, '--limit', '1', '--all', '--json'));
-    expect(Object.keys(all).sort()).toEqual(['items', 'next_cursor']);
+    expect(Object.keys(all).sort()).toEqual(['items', 'next_cursor', 'total', 'total_exact']);
     expect(all.items).toHaveLength(3);
     expect(Object.keys(all.items[0]).sort()).toEqual(
       ['available_at', 'consumer_id', 'headers', 'lease_expires_at', 'message_id', 'payload', 'published_at', 'queue', 'retry_count', 'status', 'topic', 'unacked_at'],
@@ -232,8 +232,58 @@ describe('messages:list', () => {
     expect((await admin('messages:list', 'nope')).exitCode).toBe(4);
   });
 
+  it('lists newest first, and by a header value', async () => {
+    const { topic, queue } = await topicWithQueue();
+    for (const [payload, customer] of [['a', '1'], ['b', '2'], ['c', '1']]) {
+      await broker.post(`/api/v1/topics/${topic}/messages`, { payload, headers: { customer } }, broker.adminKey);
+    }
+    expect((await listed(queue, '--order', 'desc')).map((m) => m.payload)).toEqual(['c', 'b', 'a']);
+    expect((await listed(queue, '--header', 'customer=1', '--all')).map((m) => m.payload)).toEqual(['a', 'c']);
+    const page = json(await admin('messages:list', queue, '--limit', '1', '--json'));
+    expect([page.total, page.total_exact]).toEqual([3, true]);
+    expect((await admin('messages:list', queue, '--limit', '1')).stdout).toContain('More messages (3 in all): add --cursor');
+    expect((await admin('messages:list', queue, '--header', 'customer')).exitCode).toBe(2);
+  });
+
   it('a bad --status is a usage error', async () => {
     expect((await admin('messages:list', 'q1', '--status', 'GONE')).exitCode).toBe(2);
+  });
+});
+
+describe('messages:get', () => {
+  it('shows one message with its facts and payload; --json is the message', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'looked at', '--header', 'x-source=cli');
+    const [claimed] = json(await admin('consume', queue, '--no-ack', '--json')).messages;
+    const shown = await admin('messages:get', claimed.message_id);
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^id\\s+${claimed.message_id}\n`));
+    expect(shown.stdout).toMatch(/status\s+UNACKED/);
+    expect(shown.stdout).toMatch(/consumer\s+bootstrap-admin/);
+    expect(shown.stdout).toMatch(/lease ends\s+\S+ \S+Z/);
+    expect(shown.stdout).toMatch(/headers\s+x-source=cli/);
+    expect(shown.stdout.endsWith('\n\nlooked at\n')).toBe(true);
+    const asJson = json(await admin('messages:get', claimed.message_id, '--json'));
+    expect(asJson).toEqual((await listed(queue))[0]);
+  });
+
+  it('an unknown id is exit code 4; a consumer of another queue gets the same', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'hidden');
+    const [message] = await listed(queue);
+    const outsider = await broker.clientKey(`outsider-${queue}`, ['consume:elsewhere']);
+    for (const [who, id] of [[admin, '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90'], [as(broker, outsider), message.message_id]] as const) {
+      const result = await who('messages:get', id);
+      expect(result.exitCode).toBe(4);
+      expect(result.stderr).toContain('Hint: `miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.');
+    }
+  });
+
+  it('a key that may neither view nor consume is exit code 3, naming view', async () => {
+    const publisher = await broker.clientKey('get-publisher', ['publish:*']);
+    const result = await as(broker, publisher)('messages:get', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90');
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('--scope view');
   });
 });
 
@@ -245,13 +295,32 @@ describe('dlq', () => {
     const deadB = await deadMessage(b.topic, b.queue, 'poison-b');
 
     const table = await admin('dlq:list');
-    expect(table.stdout).toMatch(/^ID\s+QUEUE\s+RETRIES\s+LAST CONSUMER\s+PUBLISHED\s+PAYLOAD\n/);
-    expect(table.stdout).toMatch(new RegExp(`${deadA}\\s+${a.queue}\\s+0\\s+bootstrap-admin\\s+\\S+ \\S+Z\\s+poison-a`));
+    expect(table.stdout).toMatch(/^ID\s+QUEUE\s+RETRIES\s+LAST CONSUMER\s+PUBLISHED\s+DIED\s+WHY\s+PAYLOAD\n/);
+    expect(table.stdout).toMatch(new RegExp(`${deadA}\\s+${a.queue}\\s+0\\s+bootstrap-admin\\s+\\S+ \\S+Z\\s+\\S+ \\S+Z\\s+nacked without requeue\\s+poison-a`));
     expect(table.stdout).toContain(deadB);
 
     const onlyB = json(await admin('dlq:list', '--queue', b.queue, '--json'));
     expect(onlyB.items.map((m: { message_id: string }) => m.message_id)).toEqual([deadB]);
     expect(onlyB.next_cursor).toBeNull();
+  });
+
+  it('nack --reason is shown as why it died; dlq:list --reason and --queue filter', async () => {
+    const { topic, queue } = await topicWithQueue(['--max-retries', '0']);
+    await admin('publish', topic, 'refused');
+    const [refused] = json(await admin('consume', queue, '--no-ack', '--json')).messages;
+    expect((await admin('nack', refused.message_id, '--requeue=false', '--reason', 'no such customer')).exitCode).toBe(0);
+    await admin('publish', topic, 'tired');
+    const [tired] = json(await admin('consume', queue, '--no-ack', '--json')).messages;
+    await admin('nack', tired.message_id, '--reason', 'try later');
+
+    const nacked = json(await admin('dlq:list', '--queue', queue, '--reason', 'NACKED', '--json')).items;
+    expect(nacked.map((m: Record<string, string>) => [m.message_id, m.dead_reason, m.dead_detail])).toEqual([
+      [refused.message_id, 'NACKED', 'no such customer'],
+    ]);
+    const exhausted = json(await admin('dlq:list', '--queue', queue, '--reason', 'RETRIES_EXHAUSTED', '--json')).items;
+    expect(exhausted.map((m: Record<string, string>) => m.dead_detail)).toEqual(['retries exhausted after 1 delivery: try later']);
+    expect((await admin('dlq:list', '--queue', queue)).stdout).toContain('no such customer');
+    expect((await admin('dlq:list', '--reason', 'LOST')).exitCode).toBe(2);
   });
 
   it('replays one message by id; replaying it again is exit code 5', async () => {
@@ -278,6 +347,33 @@ describe('dlq', () => {
     expect((await admin('dlq:replay', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90', '--queue', 'q1')).exitCode).toBe(2);
   });
 
+  it('deletes one dead message with --yes; --json says so', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const id = await deadMessage(topic, queue, 'unwanted');
+    expect(json(await admin('dlq:delete', id, '--yes', '--json'))).toEqual({ message_id: id, deleted: true });
+    expect(await listed(queue)).toEqual([]);
+    const again = await admin('dlq:delete', id, '--yes');
+    expect(again.exitCode).toBe(4);
+  });
+
+  it('will not delete without confirmation when there is no terminal', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const id = await deadMessage(topic, queue, 'kept');
+    const result = await admin('dlq:delete', id);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--yes');
+    expect((await listed(queue)).map((m) => m.status)).toEqual(['DEAD']);
+  });
+
+  it('leaves a message that is not dead alone: exit code 5 with a hint', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, 'alive');
+    const [message] = await listed(queue);
+    const result = await admin('dlq:delete', message.message_id, '--yes');
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('Only dead messages can be replayed or deleted');
+  });
+
   it('an unknown message is exit code 4', async () => {
     const result = await admin('dlq:replay', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90');
     expect(result.exitCode).toBe(4);
@@ -299,7 +395,10 @@ describe('status', () => {
   it('--json has the overview and the per-queue stats', async () => {
     const result = json(await admin('status', '--json'));
     expect(Object.keys(result.overview).sort()).toEqual(['acked', 'dead', 'pending', 'queues', 'topics', 'unacked']);
-    expect(Object.keys(result.queues[0]).sort()).toEqual(['acked', 'dead', 'oldest_pending_age_seconds', 'pending', 'queue', 'topic', 'unacked']);
+    expect(Object.keys(result.queues[0]).sort()).toEqual([
+      'acked', 'acked_per_second', 'dead', 'delivered_per_second', 'depth_history', 'enqueued_per_second',
+      'oldest_pending_age_seconds', 'pending', 'pollers', 'queue', 'topic', 'unacked', 'websocket_consumers',
+    ]);
     expect(result.overview.queues).toBe(result.queues.length);
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
 import { runCli, startCli, type CliResult } from './helpers/cli.js';
 import { oclifOptions } from '../bin/oclif-options.js';
+import { PUSH_ENV } from '../../api/test/push/support.js';
 
 /** What an API key looks like; a 12-character key prefix (mq_ + 9) is not one. */
 const KEY_PATTERN = /mq_[A-Za-z0-9_-]{20,}/g;
@@ -14,7 +15,7 @@ const keys = new Set<string>();
 const runs: Array<{ id: string; args: string[]; result: CliResult }> = [];
 
 beforeAll(async () => {
-  broker = await startBroker();
+  broker = await startBroker(PUSH_ENV);
   config = await tempConfigDir();
   keys.add(broker.adminKey);
 });
@@ -44,6 +45,7 @@ describe('keys in output', () => {
     await record(['clients:list', '--json']);
     await record(['clients:rotate', 'secret-shop']);
     await record(['clients:rotate', 'secret-shop', '--json']);
+    await record(['clients:update', 'secret-mailer', '--scope', 'consume:*', '--scope', 'view']);
     await record(['topics:create', 'secrets']);
     await record(['topics:list', '--json']);
     await record(['queues:create', 'secrets-q', '--topic', 'secrets', '--max-retries', '0']);
@@ -55,9 +57,11 @@ describe('keys in output', () => {
     await record(['messages:list', 'secrets-q', '--all']);
     const [held] = (await broker.get('/api/v1/queues/secrets-q/messages?status=UNACKED', broker.adminKey)).body.items;
     await record(['extend', held.message_id, '--seconds', '60']);
+    await record(['messages:get', held.message_id, '--json']);
     await record(['nack', held.message_id, '--requeue=false', '--json']);
     await record(['dlq:list']);
     await record(['dlq:list', '--json']);
+    await record(['dlq:delete', '00000000-0000-7000-8000-000000000000', '--yes']);
     await record(['dlq:replay', held.message_id]);
     await record(['dlq:replay', '--queue', 'secrets-q', '--json']);
     const replayed = JSON.parse((await record(['consume', 'secrets-q', '--no-ack', '--json'])).stdout).messages[0];
@@ -69,6 +73,11 @@ describe('keys in output', () => {
     await record(['health']);
     await record(['status']);
     await record(['status', '--json']);
+    await record(['queues:replay', 'secrets-q', '--since', '1h', '--dry-run']);
+    await record(['queues:push:set', 'secrets-q', 'http://127.0.0.1:9/hook']);
+    await record(['queues:push:get', 'secrets-q', '--json']);
+    await record(['queues:push:rotate-secret', 'secrets-q', '--json']);
+    await record(['queues:push:clear', 'secrets-q', '--yes']);
     await record(['queues:purge', 'secrets-q', '--yes']);
     await record(['queues:delete', 'secrets-q', '--yes', '--json']);
     await record(['topics:delete', 'secrets']);

@@ -17,6 +17,8 @@ import type { SocketEndpoint } from './realtime/socket.js';
 import { authResource, type AuthResource } from './resources/auth.js';
 import { clientsResource, type ClientsResource } from './resources/clients.js';
 import { dashboardResource, type DashboardResource } from './resources/dashboard.js';
+import { historyResource, type HistoryResource } from './resources/history.js';
+import { pushResource, type PushResource } from './resources/push.js';
 import { deadLettersResource, type DeadLettersResource } from './resources/deadLetters.js';
 import * as messages from './resources/messages.js';
 import { operationsResource, type OperationsResource } from './resources/operations.js';
@@ -31,9 +33,13 @@ export class MiniQueue {
   readonly topics: TopicsResource;
   readonly queues: QueuesResource;
   readonly clients: ClientsResource;
-  /** The dead-letter queue: list and replay DEAD messages. */
+  /** The dead-letter queue: list, replay and delete DEAD messages. */
   readonly dlq: DeadLettersResource;
   readonly dashboard: DashboardResource;
+  /** Replay from history: deliver a queue's retained acked messages again. */
+  readonly history: HistoryResource;
+  /** Push endpoints: the broker POSTs a queue's messages, signed (see verifyPushSignature). */
+  readonly push: PushResource;
   readonly auth: AuthResource;
   /** Health, build information, metrics and the OpenAPI document. */
   readonly ops: OperationsResource;
@@ -46,6 +52,8 @@ export class MiniQueue {
     this.clients = clientsResource(this.transport);
     this.dlq = deadLettersResource(this.transport);
     this.dashboard = dashboardResource(this.transport);
+    this.history = historyResource(this.transport);
+    this.push = pushResource(this.transport);
     this.auth = authResource(this.transport);
     this.ops = operationsResource(this.transport);
   }
@@ -68,6 +76,15 @@ export class MiniQueue {
   /** Claims up to `maxMessages` messages; an empty array when none is claimable (within `waitSeconds`). */
   receive(queue: string, options?: messages.ReceiveOptions): Promise<Message[]> {
     return messages.receive(this.transport, queue, options);
+  }
+
+  /**
+   * One message by id, whatever its status: PENDING, UNACKED, DEAD, or ACKED while retained. Needs
+   * `view`, or `consume:<queue>` of its queue; a message of a queue you may not read is a
+   * NotFoundError (`message_not_found`), as is an unknown id.
+   */
+  getMessage(messageId: string, options?: CallOptions): Promise<Message> {
+    return messages.get(this.transport, messageId, options);
   }
 
   /** Acknowledges a claimed message (final). ConflictError once its lease was lost. */

@@ -11,10 +11,12 @@ export type {
   NackOptions,
 } from './resources/messages.js';
 export type { CreateQueueOptions, ListMessagesOptions, QueueChanges, QueuesResource } from './resources/queues.js';
-export type { ListDeadLettersOptions, ReplayAllOptions, DeadLettersResource } from './resources/deadLetters.js';
+export type { ListDeadLettersOptions, ReplayAllOptions, DeadLetterFilterOptions, DeadLettersResource } from './resources/deadLetters.js';
 export type { TopicsResource } from './resources/topics.js';
+export type { PushResource, SetPushOptions } from './resources/push.js';
+export { replayInfo, type ReplayInfo, type ReplayFrom, type ReplayHistoryOptions, type HistoryResource } from './resources/history.js';
 export type { ClientsResource } from './resources/clients.js';
-export type { DashboardResource } from './resources/dashboard.js';
+export type { DashboardResource, RatesOptions } from './resources/dashboard.js';
 export type { AuthResource } from './resources/auth.js';
 export type { OperationsResource } from './resources/operations.js';
 export { Consumer } from './consumer/consumer.js';
@@ -50,7 +52,17 @@ export {
 } from './errors.js';
 export type { MiniQueueErrorDetails } from './errors.js';
 export { newIdempotencyKey } from './idempotency.js';
+export {
+  verifyPushSignature,
+  constantTimeEqual,
+  PushSignatureError,
+  SIGNATURE_HEADER,
+  type PushSignatureProblem,
+  type VerifyPushOptions,
+} from './webhooks/signature.js';
+export { parsePushedMessage, type PushedMessage } from './webhooks/message.js';
+export { pushHandler, type PushHandlerOptions, type NodeRequest, type NodeResponse } from './webhooks/nodeHandler.js';
 export { NAME_PATTERN, NAME_MAX_LENGTH, SCOPE_PATTERN, isValidName, isValidScope, LIMITS, CLOSE_CODES } from './contract.js';
 // The contract's models, field for field (snake_case, timestamps as Date).
 export type * from './generated/models/index.js';
-export { MessageStatus, ErrorCode } from './generated/models/index.js';
+export { MessageStatus, ErrorCode, DeadReason } from './generated/models/index.js';

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Queryable } from '../db/pool.js';
-import { clientInsert, clientListActive, clientRevoke, clientRotateKey, type ClientRow } from '../db/queries/client.js';
+import { clientInsert, clientListActive, clientRevoke, clientRotateKey, clientUpdateScopes, type ClientRow } from '../db/queries/client.js';
 import { newApiKey } from './apiKeys.js';
 import { normalizeScope } from './scopes.js';
 
@@ -21,6 +21,8 @@ const withKey = (row: ClientRow, apiKey: string) => ({
   key_prefix: row.key_prefix,
   created_at: row.created_at.toISOString(),
 });
+
+const notFound = (name: string) => new NotFoundError('client_not_found', `No client found with the name ${name}`);
 
 function normalizeScopes(scopes: string[]): string[] {
   const errors = scopes.flatMap((scope, index) =>
@@ -54,10 +56,17 @@ export async function listClients(db: Queryable) {
 export async function rotateClient(db: Queryable, name: string) {
   const key = newApiKey();
   const row = await clientRotateKey(db, name, { keyHash: key.hash, keyPrefix: key.prefix });
-  if (!row) throw new NotFoundError('client_not_found', `No client found with the name ${name}`);
+  if (!row) throw notFound(name);
   return withKey(row, key.key);
 }
 
+/** Replaces the scopes of an active client (validated as on registration); the key stays. */
+export async function updateClient(db: Queryable, name: string, scopes: string[]) {
+  const row = await clientUpdateScopes(db, name, normalizeScopes(scopes));
+  if (!row) throw notFound(name);
+  return view(row);
+}
+
 export async function revokeClient(db: Queryable, name: string): Promise<void> {
-  if (!(await clientRevoke(db, name))) throw new NotFoundError('client_not_found', `No client found with the name ${name}`);
+  if (!(await clientRevoke(db, name))) throw notFound(name);
 }

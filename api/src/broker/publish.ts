@@ -74,6 +74,8 @@ export class Publisher {
     private readonly deps: {
       pool: Pool;
       changes: Changes;
+      /** Told, after each commit, how many messages were published to each topic. */
+      countPublishes?: (topic: string, count: number) => void;
       idempotencyTtlHours: number;
       groupCommit: { maxBatch: number; maxInFlight: number };
     },
@@ -128,7 +130,7 @@ export class Publisher {
     };
     // Keys make it a transaction: a key taken with other content must undo what this batch stored.
     const { rows, outcomes } = firstOfKey.size > 0 ? await withTransaction(this.deps.pool, publishAll) : await publishAll(this.deps.pool);
-    this.committed(rows);
+    this.committed(rows, () => topic);
     return rowItems.map((_, index) => {
       const first = outcomes.get(firstIndex(index)) as PublishOutcome;
       return first.duplicate || firstIndex(index) === index ? first : { ...first, duplicate: true };
@@ -151,7 +153,7 @@ export class Publisher {
       }
     });
     const rows = await messagePublish(this.deps.pool, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours);
-    this.committed(rows);
+    this.committed(rows, (position) => requests[sent[position]].topic);
     const bySent = new Map(sent.map((index, position) => [index, rows[position]]));
     const taken = await this.takenKeys(this.deps.pool, sent.map((index) => rowItems[index]), rows);
     return rowItems.map((row, index) => {
@@ -184,10 +186,17 @@ export class Publisher {
     return new Map(found.map((row) => [`${row.owner}\n${row.key}`, row]));
   }
 
-  private committed(rows: PublishedRow[]): void {
+  /** `topicOf(i)`: the topic row i was published to. */
+  private committed(rows: PublishedRow[], topicOf: (position: number) => string): void {
     const moved = rows.filter((row) => row.stored).flatMap((row) =>
       row.message_ids.map((id, index) => ({ id, queue: row.queues[index], availableAt: row.available_at, delayed: row.delayed })),
     );
     this.deps.changes.committed(transitionsOf('PUBLISHED', moved));
+    if (!this.deps.countPublishes) return;
+    const perTopic = new Map<string, number>();
+    rows.forEach((row, position) => {
+      if (row.stored) perTopic.set(topicOf(position), (perTopic.get(topicOf(position)) ?? 0) + 1);
+    });
+    for (const [topic, count] of perTopic) this.deps.countPublishes(topic, count);
   }
 }

@@ -40,6 +40,7 @@ interface NackRequest {
   holder: Holder;
   requeue: boolean;
   delaySeconds: number;
+  reason: string | null;
 }
 
 /**
@@ -92,7 +93,7 @@ export class Settler {
     throw new BrokerError(failed[0].status, failed[0].code, failed[0].message);
   }
 
-  async nackOne(id: string, holder: Holder, options: { requeue: boolean; delaySeconds: number }): Promise<ReturnedRow> {
+  async nackOne(id: string, holder: Holder, options: { requeue: boolean; delaySeconds: number; reason: string | null }): Promise<ReturnedRow> {
     return this.nacks.submit({ id, holder, ...options });
   }
 

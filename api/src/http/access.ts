@@ -1,7 +1,7 @@
 import type { RouteOptions } from '@hapi/hapi';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
-import { consumableQueues } from '../auth/scopes.js';
+import { consumableQueues, hasScope } from '../auth/scopes.js';
 import type { Holder } from '../broker/settle.js';
 import type { ReqRef, Request } from '@hapi/hapi';
 import { header } from './hapi-augment.js';
@@ -11,7 +11,8 @@ export const AUTH_STRATEGY = 'miniqueue';
 /**
  * The access rule of a route, written as in openapi.yaml's x-required-scope:
  * `none`, `any`, `session`, `admin`, `view`, `metrics`, `publish:{topic}`, `consume:{queue}`,
- * `consume:{message.queue}` (checked against the message's queue when it is settled).
+ * `consume:{message.queue}` (checked against the message's queue when it is settled),
+ * `view|consume:{message.queue}` (either; checked once the message is found).
  * `admin` implies everything; anything else not granted is denied.
  */
 export function access(required: string): Pick<RouteOptions, 'auth' | 'plugins'> {
@@ -22,6 +23,7 @@ export function access(required: string): Pick<RouteOptions, 'auth' | 'plugins'>
     case 'any':
     case 'session':
     case 'consume:{message.queue}':
+    case 'view|consume:{message.queue}':
       return { auth: { strategy: AUTH_STRATEGY }, plugins };
     case 'admin':
       return { auth: { strategy: AUTH_STRATEGY, access: { scope: ['admin'] } }, plugins };
@@ -65,4 +67,19 @@ export function holderOf<Refs extends ReqRef>(request: Request<Refs>): Holder {
     throw new ForbiddenError('scope_required', 'Settling messages needs a consume scope');
   }
   return { ...consumerOf(request), queues };
+}
+
+/**
+ * The queues whose messages the caller may read one by one: every queue with `view` (or admin),
+ * else the queues it may consume from. Without either it is refused before anything is looked up,
+ * as settling is without a consume scope, so the refusal says nothing about the message.
+ */
+export function readableQueuesOf<Refs extends ReqRef>(request: Request<Refs>): string[] | null {
+  const principal = principalOf(request);
+  if (hasScope(principal, 'view')) return null;
+  const queues = consumableQueues(principal);
+  if (queues !== null && queues.length === 0) {
+    throw new ForbiddenError('scope_required', 'Reading messages needs the scope view, or consume:<queue> for their queue', 'view');
+  }
+  return queues;
 }

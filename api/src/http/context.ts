@@ -9,7 +9,9 @@ import type { NotificationBus } from '../realtime/bus.js';
 import type { Changes } from '../realtime/changes.js';
 import type { NotificationSender } from '../realtime/notificationSender.js';
 import type { Metrics } from '../metrics.js';
+import type { RateCounter } from '../stats/rateCounter.js';
 import type { RateLimits } from './rateLimit.js';
+import type { PushTargets } from '../push/targets.js';
 
 /** What route handlers need; built once per server. */
 export interface AppContext {
@@ -26,8 +28,12 @@ export interface AppContext {
   claimer: Claimer;
   settler: Settler;
   metrics: Metrics;
+  /** This instance's per-bucket counts (consumers seen are added by the consume routes). */
+  rates: RateCounter;
   rateLimits: RateLimits;
   /** This instance, as the others know it in notifications. */
   instanceId: string;
   version: string;
+  /** Where push endpoints may be (checked when one is set, and before every delivery). */
+  pushTargets: PushTargets;
 }

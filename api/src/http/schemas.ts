@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { RESERVED_HEADER_PREFIX } from '../db/queries/historyReplay.js';
 
 /**
  * Names of topics, queues and clients: lowercased first, then checked. `.` and `..` are refused:
@@ -42,11 +43,17 @@ const HEADER_NAME_MAX = 200;
 export const headers = Joi.object()
   .pattern(Joi.string().allow(''), storableText().max(4096).allow(''))
   .max(50)
-  .custom((value: Record<string, string>, helpers) =>
-    Object.keys(value).some((key) => key.length > HEADER_NAME_MAX || UNSTORABLE.test(key))
-      ? helpers.message({ custom: `names must be at most ${HEADER_NAME_MAX} characters and ${UNSTORABLE_MESSAGE}` })
-      : value,
-  );
+  .custom((value: Record<string, string>, helpers) => {
+    const names = Object.keys(value);
+    if (names.some((key) => key.length > HEADER_NAME_MAX || UNSTORABLE.test(key))) {
+      return helpers.message({ custom: `names must be at most ${HEADER_NAME_MAX} characters and ${UNSTORABLE_MESSAGE}` });
+    }
+    // The broker's own (a replayed copy names its original): a publisher could otherwise forge them.
+    if (names.some((key) => key.toLowerCase().startsWith(RESERVED_HEADER_PREFIX))) {
+      return helpers.message({ custom: `names starting with "${RESERVED_HEADER_PREFIX}" are reserved for the broker` });
+    }
+    return value;
+  });
 
 export const idempotencyKey = storableText().min(1).max(200);
 /** Messages with the same ordering key are delivered one at a time, in publish order, per queue. */
@@ -62,6 +69,13 @@ export const status = Joi.string().valid('PENDING', 'UNACKED', 'ACKED', 'DEAD');
  * A cursor is a position in the listing (broker/listing.ts): digits, which the contract can
  * describe exactly, so any value it allows is one the server takes.
  */
+/** `name=value` of the message listing's header filter: the name up to the first `=`. */
+export const headerFilter = storableText()
+  .pattern(/^[^=]*=/)
+  .messages({ 'string.pattern.base': 'must be name=value (the name without "=")' });
+
+export const deadReason = Joi.string().valid('NACKED', 'RETRIES_EXHAUSTED', 'EXPIRED');
+
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
   cursor: Joi.string().pattern(/^[0-9]{19,36}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (19 to 36 digits)' }),

@@ -10,6 +10,7 @@ import { principalOfHandshake } from './handshakeAuth.js';
 import type { RealtimeContext } from './hub.js';
 import type { ReadyRelay } from './readyRelay.js';
 import { SocketQuota } from './socketQuota.js';
+import { scopeNeededFor } from './socketScopes.js';
 
 /** What a handshake was admitted as; it holds a place in the quota (and in a rotation, or a monitor presence). */
 export interface AdmittedSocket {
@@ -51,7 +52,7 @@ export class Admission {
     // Handshakes spend the credential's HTTP tokens: before the scope check, as requests do.
     const wait = this.context.rateLimits.takeCredential(principal);
     if (wait > 0) throw tooManyRequests('Too many requests with this credential', wait);
-    const required = queue === undefined ? 'view' : `consume:${queue}`;
+    const required = scopeNeededFor({ queue });
     if (!hasScope(principal, required)) throw new Refusal(403, `This needs the scope ${required} (or admin)`, null, {}, 'scope_required', required);
     const quotaKey = `${principal.kind}:${principal.credentialId}`;
     if (!this.quota.take(quotaKey)) {

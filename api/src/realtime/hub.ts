@@ -12,6 +12,8 @@ import { Heartbeat } from './heartbeat.js';
 import { LiveFeed } from './liveFeed.js';
 import type { MonitorFeedLimits } from './monitorFeed.js';
 import { SocketRegistry } from './socketRegistry.js';
+import { scopesAllow } from './socketScopes.js';
+import { clientFindActiveScopes } from '../db/queries/client.js';
 
 export type RealtimeContext = Pick<
   AppContext,
@@ -49,6 +51,7 @@ export class RealtimeHub extends ComposedService {
   private readonly wss: WebSocketServer;
   /** Admitted handshakes, between their checks and the completed upgrade. */
   private readonly admitted = new WeakMap<IncomingMessage, AdmittedSocket>();
+  private readonly log: (message: string, error?: unknown) => void;
 
   constructor(
     private readonly context: RealtimeContext,
@@ -57,6 +60,7 @@ export class RealtimeHub extends ComposedService {
   ) {
     super('realtime-hub');
     const log = options.log ?? (() => undefined);
+    this.log = log;
     this.instanceId = context.instanceId;
     this.heartbeat = new Heartbeat(options.heartbeatIntervalMs ?? 30_000);
     this.dispatch = new ConsumerDispatch(context, this.consumers, log, options.electionIntervalMs);
@@ -141,13 +145,35 @@ export class RealtimeHub extends ComposedService {
     this.sockets.endWhere((admitted) => admitted.queue === event.name, CLOSE_QUEUE_DELETED, 'queue deleted');
   };
 
-  /** A client was rotated, revoked or changed, or a session ended: its sockets end, here and everywhere. */
+  /**
+   * A client was rotated or revoked, or a session ended: its sockets end, here and everywhere. Only
+   * its scopes changed: those of its sockets the new scopes do not cover end. Either way a handshake
+   * in flight since before the change ends when it completes (credentialChanges), as it was checked
+   * against what the credential was.
+   */
   private readonly onAuth = (event: unknown) => {
-    const id = (event as { id?: unknown } | null)?.id;
+    const { id, change } = (event ?? {}) as { id?: unknown; change?: unknown };
     if (typeof id !== 'string') return;
     this.credentialChanges.note(id);
+    if (change === 'scopes') return void this.endNoLongerAllowed(id);
     this.sockets.endWhere((admitted) => admitted.principal.credentialId === id, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
   };
+
+  /** Reads the client's scopes as they are now and ends its sockets they do not allow (all, if it is gone). */
+  private async endNoLongerAllowed(id: string): Promise<void> {
+    const ofClient = (admitted: AdmittedSocket) => admitted.principal.credentialId === id;
+    let scopes: string[] | null;
+    try {
+      scopes = await clientFindActiveScopes(this.context.pool, id);
+    } catch (error) {
+      // Not knowing what the client may do now, none of its sockets may stay: they reconnect and are checked again.
+      this.log('Could not read changed client scopes; closing its WebSockets', error);
+      return this.sockets.endWhere(ofClient, CLOSE_RESTART, 'reconnect and authenticate again');
+    }
+    if (scopes === null) return this.sockets.endWhere(ofClient, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
+    const allowed = scopes;
+    this.sockets.endWhere((admitted) => ofClient(admitted) && !scopesAllow(allowed, admitted), CLOSE_CREDENTIAL_ENDED, 'scope removed');
+  }
 
   /**
    * The notification connection was re-established: a revocation may have been missed, so every

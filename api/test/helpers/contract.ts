@@ -36,11 +36,12 @@ const matchers = operations.map((operation) => ({ operation, regex: toRegex(oper
 
 export function findOperation(method: string, url: string): Operation | undefined {
   const path = url.split('?')[0];
-  // A literal segment beats a parameter (/messages/ack before /messages/{id}/…).
-  return matchers
-    .filter((m) => m.operation.method === method.toUpperCase() && m.regex.test(path))
-    .sort((a, b) => (a.operation.path.match(/\{/g)?.length ?? 0) - (b.operation.path.match(/\{/g)?.length ?? 0))[0]
-    ?.operation;
+  // A literal segment beats a parameter (/messages/ack before /messages/{id}/…), whatever the
+  // method: GET /messages/ack is no getMessage, as in OpenAPI, where concrete paths match first.
+  const parameters = (m: (typeof matchers)[number]) => m.operation.path.match(/\{/g)?.length ?? 0;
+  const matching = matchers.filter((m) => m.regex.test(path)).sort((a, b) => parameters(a) - parameters(b));
+  const best = matching[0]?.operation.path;
+  return matching.find((m) => m.operation.path === best && m.operation.method === method.toUpperCase())?.operation;
 }
 
 const resolveRef = (node: any): any => {

@@ -15,7 +15,7 @@ export function takeCapturedLogLines(): string[] {
 }
 
 /** Our secrets: a prefix, then at least 256 bits in base64url (43 characters or more). */
-const SECRET = /(?<![A-Za-z0-9_-])(?:mq|mqs|lc|wst)_[A-Za-z0-9_-]{43,}/g;
+const SECRET = /(?<![A-Za-z0-9_-])(?:mq|mqs|lc|wst|mqwh)_[A-Za-z0-9_-]{43,}/g;
 
 /**
  * Text hidden in a line as bytes: pino writes a Buffer as {"type":"Buffer","data":[71,69,...]};

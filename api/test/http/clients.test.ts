@@ -64,6 +64,42 @@ describe('clients and API keys', () => {
     }
   });
 
+  it('changes a client\'s scopes, validated as on registration; the key stays', async () => {
+    const key = await a.clientKey('changing', ['view']);
+    const changed = await a.patch('/api/v1/clients/Changing', { scopes: ['CONSUME:email', 'publish:*', 'consume:email'] }, a.adminKey);
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ name: 'changing', scopes: ['consume:email', 'publish:*'], key_prefix: key.slice(0, 12) });
+    expect(changed.body.api_key).toBeUndefined();
+    expect((await a.get('/api/v1/auth/me', key)).body.scopes).toEqual(['consume:email', 'publish:*']);
+    const unknown = await a.patch('/api/v1/clients/changing', { scopes: ['view', 'fly'] }, a.adminKey);
+    expect([unknown.status, unknown.body.code, unknown.body.errors]).toEqual([400, 'unknown_scope', [{ field: 'scopes[1]', message: 'unknown scope "fly"' }]]);
+    for (const body of [{ scopes: [] }, {}, { scopes: ['view'], name: 'renamed' }, { scopes: 'view' }]) {
+      const bad = await a.patch('/api/v1/clients/changing', body, a.adminKey);
+      expect([JSON.stringify(body), bad.status, bad.body.code]).toEqual([JSON.stringify(body), 400, 'validation_failed']);
+    }
+    expect((await a.get('/api/v1/auth/me', key)).body.scopes).toEqual(['consume:email', 'publish:*']);
+    const missing = await a.patch('/api/v1/clients/nobody', { scopes: ['view'] }, a.adminKey);
+    expect([missing.status, missing.body.code]).toEqual([404, 'client_not_found']);
+    const notAdmin = await a.patch('/api/v1/clients/changing', { scopes: ['admin'] }, key);
+    expect([notAdmin.status, notAdmin.body.code]).toEqual([403, 'scope_required']);
+  });
+
+  it('a narrowed key loses the removed scope at once on the instance that changed it, and on every other', async () => {
+    const key = await a.clientKey('narrowed', ['view', 'publish:*']);
+    const c = await startTestBroker({ databaseUrl: a.databaseUrl, adminKey: a.adminKey });
+    try {
+      // c hears no client changes from the database, as when the notification is still on its way.
+      c.broker.context.bus.removeAllListeners('auth');
+      for (const mq of [b, c]) expect((await mq.get('/api/v1/topics', key)).status).toBe(200); // cached on b and c
+      expect((await c.patch('/api/v1/clients/narrowed', { scopes: ['publish:*'] }, c.adminKey)).status).toBe(200);
+      expect((await c.get('/api/v1/topics', key)).status).toBe(403);
+      await eventually(async () => (await b.get('/api/v1/topics', key)).status === 403, 'the change heard on b', 3_000);
+      expect((await b.get('/api/v1/auth/me', key)).body.scopes).toEqual(['publish:*']);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('revocation kills the key on every instance; the name can be registered again', async () => {
     const key = await a.clientKey('leaving', ['view']);
     expect((await b.get('/api/v1/topics', key)).status).toBe(200);

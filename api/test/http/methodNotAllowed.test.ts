@@ -13,6 +13,10 @@ describe('a method a path does not take is 405 with Allow, in the error shape', 
     ['PUT', '/api/v1/topics/orders', 'DELETE'],
     ['GET', '/api/v1/queues/q/consume', 'POST'],
     ['DELETE', '/api/v1/messages/ack', 'POST'],
+    // A literal path wins over a template that matches it too (GET /messages/{id}, DELETE /dashboard/dlq/{id}).
+    ['GET', '/api/v1/messages/ack', 'POST'],
+    ['DELETE', '/api/v1/dashboard/dlq/replay', 'POST'],
+    ['OPTIONS', '/api/v1/dashboard/dlq/replay', 'POST'],
     ['TRACE', '/openapi.yaml', 'GET, HEAD'],
     ['POST', '/actuator/health', 'GET, HEAD'],
   ])('%s %s', async (method, url, allow) => {

@@ -92,7 +92,10 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
 
   it('takes any cursor the contract describes: a position, which may be past the end', async () => {
     expect((await mq.get('/api/v1/queues/v-q/messages?cursor=0000000000000000000', mq.adminKey)).status).toBe(200);
-    expect((await mq.get('/api/v1/dashboard/dlq?cursor=999999999999999999999999999999999999', mq.adminKey)).body).toEqual({ items: [], next_cursor: null });
+    expect((await mq.get('/api/v1/dashboard/dlq?cursor=999999999999999999999999999999999999', mq.adminKey)).body).toMatchObject({ items: [], next_cursor: null });
+    // Newest first, the largest position is before every message, and the smallest past the end.
+    expect((await mq.get('/api/v1/queues/v-q/messages?order=desc&cursor=999999999999999999999999999999999999', mq.adminKey)).status).toBe(200);
+    expect((await mq.get('/api/v1/queues/v-q/messages?order=desc&cursor=0000000000000000000', mq.adminKey)).body).toMatchObject({ items: [], next_cursor: null });
   });
 
   it('answers unknown routes and things in the error shape', async () => {

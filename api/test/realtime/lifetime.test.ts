@@ -3,7 +3,7 @@ import type { TestBroker } from '../helpers/broker.js';
 import { topology } from '../helpers/fixtures.js';
 import { createSession } from '../../src/auth/sessions.js';
 import { CLOSE_CREDENTIAL_ENDED, CLOSE_QUEUE_DELETED } from '../../src/realtime/hub.js';
-import { eventually, hubOf, openSocket, refusalOf, rotationReady, startPair } from './support.js';
+import { eventually, hubOf, openSocket, refusalOf, rotationReady, startPair, ticket } from './support.js';
 
 let a: TestBroker;
 let b: TestBroker;
@@ -16,10 +16,6 @@ afterAll(async () => {
   await b?.stop();
   await a?.stop();
 });
-
-async function ticket(mq: TestBroker, key: string): Promise<string> {
-  return (await mq.post('/api/v1/auth/ws-ticket', undefined, key)).body.ticket;
-}
 
 describe('sockets end with their credential, on every instance', () => {
   it("closes a revoked key's sockets, whether opened with the key or with its ticket", async () => {

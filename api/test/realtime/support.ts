@@ -84,3 +84,8 @@ export async function startPair(env: Record<string, string> = {}): Promise<[Test
 
 /** Lets in-flight frames arrive, so that a duplicate would be seen before the counts are checked. */
 export const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A WebSocket ticket asked for with this credential on this instance. */
+export async function ticket(mq: TestBroker, credential: string): Promise<string> {
+  return (await mq.post('/api/v1/auth/ws-ticket', undefined, credential)).body.ticket;
+}

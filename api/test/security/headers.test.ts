@@ -27,6 +27,13 @@ describe('CORS', () => {
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
+  it('answers a preflight for a literal path that a template of another method also matches', async () => {
+    for (const [url, method] of [['/api/v1/messages/ack', 'POST'], ['/api/v1/dashboard/dlq/replay', 'POST']]) {
+      const response = await inject('OPTIONS', url, { origin: DASHBOARD, 'access-control-request-method': method });
+      expect([url, response.statusCode < 300, response.headers['access-control-allow-origin']]).toEqual([url, true, DASHBOARD]);
+    }
+  });
+
   it('gives a preflight from another origin nothing a browser would accept', async () => {
     const response = await inject('OPTIONS', '/api/v1/topics', {
       origin: 'https://evil.example',

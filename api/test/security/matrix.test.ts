@@ -71,6 +71,8 @@ function needOf(operation: Operation): Need {
   if (rule === 'none' || rule === 'any' || rule === 'session') return { rule };
   if (rule === 'admin' || rule === 'view' || rule === 'metrics') return { rule: 'scope', scope: rule };
   if (rule === 'consume:{message.queue}') return { rule: 'scope', scope: `consume:${MESSAGE_QUEUE}` };
+  // Either scope allows it; `view` is the one that lacks nothing else (a consumer's own queue is tested beside the route).
+  if (rule === 'view|consume:{message.queue}') return { rule: 'scope', scope: 'view' };
   const named = /^(publish|consume):\{(\w+)\}$/.exec(rule ?? '');
   if (named) {
     const value = pathValues(operation)[named[2]];

@@ -10,7 +10,7 @@ export default class Bench extends BrokerCommand<typeof Bench> {
 
   static description = `In the manner of RabbitMQ's PerfTest. It creates a topic named bench-<random> with --queues queues bound to it (fan-out) and one client to publish and one to consume, runs --producers publish loops and --consumers claim-and-ack loops for --duration seconds, prints a progress line every second on stderr (sent/s, acked/s, backlog, errors), then the rates, the publish-to-ack latency percentiles and the errors. Everything it created is deleted at the end, also on Ctrl-C.
 
-Each producer and each consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request; more uses the batch route. --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
+First, for --warmup seconds (default 3), the same load runs uncounted and the queues are emptied after it: a fresh process, and a broker meeting new keys and queues, run their first thousands of requests at a fraction of their speed. Each producer and each consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request; more uses the batch route. Publishes carry no idempotency key: each request is sent once, so there is nothing for one to protect (as \`npm run bench\` publishes). --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
 
 A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its rate: the bench uses one key to publish and one to consume, so 429 errors mean that limit, not the broker's capacity. Needs an admin key.`;
 
@@ -29,6 +29,12 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     'receive-batch': Flags.integer({ summary: 'Messages per claim (1-100).', min: 1, max: 100, default: 1 }),
     queues: Flags.integer({ char: 'q', summary: 'Queues bound to the bench topic (fan-out): each message is stored once per queue.', min: 1, max: 100, default: 1 }),
     duration: Flags.integer({ char: 'z', summary: 'Seconds to run.', min: 1, max: 86_400, default: 10 }),
+    warmup: Flags.integer({
+      summary: 'Seconds of the same load before the clock starts, not counted; the queues are emptied after it.',
+      min: 0,
+      max: 600,
+      default: 3,
+    }),
     prefill: Flags.integer({ summary: 'Messages published before the clock starts, for consumers to drain.', min: 0, max: 10_000_000, default: 0 }),
   };
 
@@ -40,7 +46,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     }
     const connection = await this.connection();
     await this.broker(); // fails here, before anything is created, when there is no key
-    // Loaded when it runs (it brings node:https): oclif loads every command module at start-up.
+    // Loaded when it runs, not when oclif loads this module (to list or explain commands).
     const [{ runBench }, { renderReport }] = await Promise.all([import('../lib/bench/run.js'), import('../lib/bench/report.js')]);
     const interrupt = onInterrupt();
     try {
@@ -57,6 +63,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
           queues: flags.queues,
           duration_seconds: flags.duration,
           prefill: flags.prefill,
+          warmup_seconds: flags.warmup,
         },
         interrupt: interrupt.signal,
         progress: (line) => process.stderr.write(`${line}\n`),

@@ -13,6 +13,7 @@ export default class Nack extends BrokerCommand<typeof Nack> {
     '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90',
     '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90 --delay 30',
     '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90 --requeue=false',
+    `<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90 --requeue=false --reason 'no such customer'`,
   ];
 
   static args = {
@@ -23,6 +24,7 @@ export default class Nack extends BrokerCommand<typeof Nack> {
     // A value rather than a switch, so that `--requeue=false` reads as it does in the API.
     requeue: Flags.string({ summary: 'true: back to the queue; false: to the dead-letter queue.', options: ['true', 'false'], default: 'true' }),
     delay: Flags.integer({ summary: 'Seconds (0-900) before a requeued message can be claimed again.', min: 0, max: 900 }),
+    reason: Flags.string({ summary: 'Why (at most 500 characters): kept with the message and shown by dlq:list if it dies.' }),
     ...instanceFlag,
   };
 
@@ -32,7 +34,7 @@ export default class Nack extends BrokerCommand<typeof Nack> {
 
   async run(): Promise<NackResult> {
     const requeue = this.flags.requeue === 'true';
-    const result = await (await this.broker()).nack(this.args.id, { requeue, delaySeconds: this.flags.delay });
+    const result = await (await this.broker()).nack(this.args.id, { requeue, delaySeconds: this.flags.delay, reason: this.flags.reason });
     const where = result.status === 'DEAD' ? 'now DEAD, in the dead-letter queue' : 'PENDING again';
     this.log(`Rejected ${result.message_id}: ${where}.`);
     return result;

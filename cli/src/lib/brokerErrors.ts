@@ -113,7 +113,7 @@ const CONFLICTS: Record<string, string> = {
   client_exists: 'Pick another name, or give that client a new key with `miniqueue clients:rotate NAME`.',
   topic_has_queues: '`miniqueue topics:list` shows the queues bound to each topic; delete them with `miniqueue queues:delete`.',
   idempotency_conflict: 'A key stands for one message: send a new --idempotency-key for a different topic, payload or headers.',
-  message_not_dead: 'Only dead messages can be replayed; `miniqueue dlq:list` shows them.',
+  message_not_dead: 'Only dead messages can be replayed or deleted; `miniqueue dlq:list` shows them, `miniqueue messages:get ID` where this one is.',
   message_not_unacked:
     'Only a claimed (UNACKED) message can be acked, nacked or extended; `miniqueue messages:list QUEUE` shows its status.',
   lease_lost:

@@ -11,6 +11,8 @@ const columns = {
   published: { header: 'PUBLISHED', value: (m) => formatTime(m.published_at) },
   consumer: { header: 'CONSUMER', value: (m) => m.consumer_id ?? '-' },
   payload: { header: 'PAYLOAD', value: (m) => oneLine(m.payload) },
+  died: { header: 'DIED', value: (m) => (m.dead_at ? formatTime(m.dead_at) : '-') },
+  why: { header: 'WHY', value: (m) => oneLine(m.dead_detail ?? m.dead_reason ?? '-') },
 } satisfies Record<string, Column<Message>>;
 
 export function renderMessages(messages: Message[]): string {
@@ -20,6 +22,6 @@ export function renderMessages(messages: Message[]): string {
 
 /** The dead-letter view: where each message died, who held it last, how often it was retried. */
 export function renderDeadLetters(messages: Message[]): string {
-  const { id, queue, retries, published, payload } = columns;
-  return renderTable(messages, [id, queue, retries, { ...columns.consumer, header: 'LAST CONSUMER' }, published, payload]);
+  const { id, queue, retries, published, died, why, payload } = columns;
+  return renderTable(messages, [id, queue, retries, { ...columns.consumer, header: 'LAST CONSUMER' }, published, died, why, payload]);
 }

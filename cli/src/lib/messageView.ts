@@ -1,6 +1,7 @@
 import type { Message } from '@miniqueue/sdk';
 import { formatTime } from './format.js';
-import { dim } from './style.js';
+import { dim, inStatusColor } from './style.js';
+import { renderPairs } from './table.js';
 
 /** One consumed message for a person: a dim line of facts, then the payload as it is. */
 export function renderMessage(message: Message): string {
@@ -13,4 +14,25 @@ export function renderMessage(message: Message): string {
     ...(headers.length > 0 ? [`headers ${headers.join(' ')}`] : []),
   ];
   return `${dim(facts.join('  '))}\n${message.payload}`;
+}
+
+/** One message looked up by id: every fact the broker keeps of it, then the payload as it is. */
+export function renderMessageDetails(message: Message): string {
+  const headers = Object.entries(message.headers ?? {}).map(([name, value]) => `${name}=${value}`);
+  const pairs: Array<[string, string]> = [
+    ['id', message.message_id],
+    ['status', inStatusColor(message.status, message.status)],
+    ['queue', message.queue],
+    ['topic', message.topic],
+    ['retries', String(message.retry_count)],
+    ['published', formatTime(message.published_at)],
+    ['available', formatTime(message.available_at)],
+    ['consumer', message.consumer_id ?? '-'],
+    ['claimed', formatTime(message.unacked_at)],
+    ['lease ends', formatTime(message.lease_expires_at)],
+    ['headers', headers.length > 0 ? headers.join(' ') : '-'],
+  ];
+  return `${renderPairs(pairs)}
+
+${message.payload}`;
 }

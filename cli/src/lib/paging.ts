@@ -15,14 +15,18 @@ export async function fetchPages(
   if (!options.all) return fetchPage(options.cursor);
   const items: Message[] = [];
   let cursor: string | undefined;
+  let first: MessagePage | undefined;
   do {
     const page = await fetchPage(cursor);
+    first ??= page;
     items.push(...page.items);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  return { items, next_cursor: null };
+  return { items, next_cursor: null, total: first.total, total_exact: first.total_exact };
 }
 
 export function nextPageHint(page: MessagePage): string | null {
-  return page.next_cursor ? `More messages: add --cursor ${page.next_cursor} (or --all).` : null;
+  if (!page.next_cursor) return null;
+  const of = page.total === null ? '' : ` (${page.total.toLocaleString('en-US')}${page.total_exact ? '' : ' or more'} in all)`;
+  return `More messages${of}: add --cursor ${page.next_cursor} (or --all).`;
 }

@@ -7,8 +7,8 @@ import { runCli, type CliResult } from './cli.js';
 export type { TestBroker };
 
 /** A listening broker on its own database, and a way to run commands against it as admin. */
-export async function startBroker(): Promise<TestBroker> {
-  return startTestBroker({ listen: true });
+export async function startBroker(env: Record<string, string> = {}): Promise<TestBroker> {
+  return startTestBroker({ listen: true, env });
 }
 
 /** Runs a command against `broker` with `key` (default: the admin key). */

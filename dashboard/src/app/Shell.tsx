@@ -4,7 +4,10 @@ import { Button } from '../lib/ui/Button';
 import { Logo } from '../lib/ui/Logo';
 import { ConnectionIndicator } from '../features/live/components/ConnectionIndicator';
 import { MonitorProvider } from '../features/live/components/MonitorProvider';
-import { ROUTES, routesFor, type Route } from './routes';
+import { ReachabilityProvider } from '../features/health/components/ReachabilityProvider';
+import { StaleFrame } from '../features/health/components/StaleFrame';
+import { UnreachableBanner } from '../features/health/components/UnreachableBanner';
+import { matches, menuEntryOf, ROUTES, routesFor, type Route } from './routes';
 import { useSession } from './session';
 
 export function Shell() {
@@ -12,16 +15,17 @@ export function Shell() {
   const { pathname } = usePath();
   const [menuOpen, setMenuOpen] = useState(false);
   const routes = routesFor(admin);
-  const current = routes.find((route) => route.path === pathname);
+  const current = routes.find((route) => matches(route, pathname));
 
   useEffect(() => setMenuOpen(false), [pathname]);
   useEffect(() => {
     document.title = current ? `${current.label} · MiniQueue` : 'MiniQueue';
   }, [current]);
 
-  const Page = current?.page ?? (ROUTES.some((route) => route.path === pathname) ? AdminOnly : NotFound);
+  const Page = current?.page ?? (ROUTES.some((route) => matches(route, pathname)) ? AdminOnly : NotFound);
   return (
     <MonitorProvider>
+      <ReachabilityProvider>
       <div className="min-h-screen lg:flex">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           Skip to content
@@ -40,22 +44,28 @@ export function Shell() {
                 </Button>
               </div>
             </div>
-            <Nav routes={routes} pathname={pathname} open={menuOpen} />
+            {/* Choosing a page closes the menu, the page already shown included (its path does not change). */}
+            <Nav routes={routes} pathname={pathname} open={menuOpen} onChoose={() => setMenuOpen(false)} />
           </div>
         </aside>
         <div className="min-w-0 flex-1">
           <TopBar />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
-            <Page />
+            <UnreachableBanner />
+            <StaleFrame>
+              <Page />
+            </StaleFrame>
           </main>
         </div>
       </div>
+      </ReachabilityProvider>
     </MonitorProvider>
   );
 }
 
-function Nav({ routes, pathname, open }: { routes: Route[]; pathname: string; open: boolean }) {
+function Nav({ routes, pathname, open, onChoose }: { routes: Route[]; pathname: string; open: boolean; onChoose: () => void }) {
   const sections = ['Operations', 'Management'] as const;
+  const entry = menuEntryOf(routes, pathname);
   return (
     <nav id="main-nav" aria-label="Main" className={`${open ? 'block' : 'hidden'} px-2 pb-3 lg:block`}>
       {sections.map((section) => (
@@ -63,13 +73,14 @@ function Nav({ routes, pathname, open }: { routes: Route[]; pathname: string; op
           <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-400">{section}</p>
           <ul className="space-y-0.5">
             {routes
-              .filter((route) => route.section === section)
+              .filter((route) => route.section === section && route.inMenu !== false)
               .map((route) => {
-                const active = route.path === pathname;
+                const active = route === entry;
                 return (
                   <li key={route.path}>
                     <Link
                       href={route.path}
+                      onClick={onChoose}
                       aria-current={active ? 'page' : undefined}
                       className={`block rounded-md px-2 py-1.5 text-sm font-medium ${active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-slate-100'}`}
                     >

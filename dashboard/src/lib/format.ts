@@ -55,3 +55,6 @@ export function formatDate(value: Date | string | null | undefined): string {
   if (Number.isNaN(date.getTime())) return String(value);
   return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
+
+/** The first letter in capitals, for a phrase that starts a sentence. */
+export const capitalize = (text: string): string => (text ? `${text[0].toUpperCase()}${text.slice(1)}` : text);

@@ -75,21 +75,21 @@ describe('operating the broker from the dashboard', () => {
     await dashboard.sdk(dashboard.broker.adminKey).publish('orders', JSON.stringify({ orderId: 43 }));
     await expectCount(page, 'pending', 4);
     const feed = page.getByTestId('feed');
-    await feed.locator('[data-event-type="PUBLISHED"]').filter({ hasText: 'published to email-queue' }).first().waitFor();
+    await feed.locator('[data-event-type="PUBLISHED"][data-queue="email-queue"]').first().waitFor();
     await screenshot(page, 'overview-after-publish');
 
     await nav('Live activity');
     expect(await page.locator('[data-event-type="PUBLISHED"]').count()).toBeGreaterThanOrEqual(2);
   });
 
-  it('pages through a queue inline with payloads pretty-printed', async () => {
+  it("opens a queue's page from the list, its messages newest first with payloads pretty-printed", async () => {
     await nav('Queues');
-    const row = page.locator('li[data-queue="email-queue"]');
+    const row = page.locator('tr[data-queue="email-queue"]');
     expect(await row.locator('[data-column="pending"]').textContent()).toBe('2');
-    await row.getByRole('button', { name: 'email-queue' }).click();
+    await row.getByRole('link', { name: 'email-queue' }).click();
     const messages = page.getByRole('region', { name: 'Messages of email-queue' });
     await messages.locator('article').nth(1).waitFor();
-    const payload = await messages.locator('pre').nth(1).textContent();
+    const payload = await messages.locator('pre').first().textContent();
     expect(payload).toBe(JSON.stringify({ orderId: 43 }, null, 2));
     expect(await messages.getByText('source: dashboard').count()).toBe(1);
     await screenshot(page, 'queue-messages');
@@ -133,8 +133,8 @@ describe('operating the broker from the dashboard', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByLabel('Queue').selectOption('stock-queue');
     await page.locator('[data-testid="dead-letters"] article').nth(1).waitFor();
-    await page.getByRole('button', { name: 'Replay all…' }).click();
-    await page.getByRole('dialog', { name: 'Replay all dead letters of stock-queue?' }).getByRole('button', { name: 'Replay 2' }).click();
+    await page.getByRole('button', { name: 'Replay all matching…' }).click();
+    await page.getByRole('dialog', { name: 'Replay all the dead letters of stock-queue?' }).getByRole('button', { name: 'Replay all' }).click();
     await page.getByText('Replayed 2 messages to stock-queue.').waitFor();
     await page.getByText('No dead letters in stock-queue').waitFor();
     expect(errors).toEqual([]);

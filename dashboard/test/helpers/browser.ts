@@ -8,7 +8,7 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../artifacts/screensh
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const LAPTOP = { width: 1366, height: 860 };
+export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
 /** Debian's Chromium, headless: never a browser downloaded by Playwright. */
@@ -25,7 +25,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh profile (empty sessionStorage) at a screen size; page errors fail the test that reads them. */
-export async function newPage(browser: Browser, viewport = LAPTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
   const page = await context.newPage();
   const errors: string[] = [];

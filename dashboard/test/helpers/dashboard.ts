@@ -67,3 +67,9 @@ export async function count(page: Page, status: 'pending' | 'unacked' | 'acked' 
 export async function expectCount(page: Page, status: 'pending' | 'unacked' | 'acked' | 'dead', expected: number): Promise<void> {
   await expect.poll(() => count(page, status), { timeout: 10_000 }).toBe(expected);
 }
+
+/** The topic `orders` with these queues bound to it, made by an admin's SDK client. */
+export async function ordersWithQueues(admin: MiniQueue, ...queues: string[]): Promise<void> {
+  await admin.topics.create('orders');
+  for (const queue of queues) await admin.queues.create(queue, 'orders');
+}

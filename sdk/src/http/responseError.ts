@@ -33,7 +33,15 @@ function classFor(status: number): ErrorClass {
   return byStatus[status] ?? (status >= 500 ? ServerError : MiniQueueError);
 }
 
-async function readBody(response: Response): Promise<unknown> {
+/** What an error is read from: a fetch Response or the SDK's BufferedResponse. */
+export interface ErrorResponse {
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+async function readBody(response: ErrorResponse): Promise<unknown> {
   const text = await response.text().catch(() => '');
   if (!text) return null;
   try {
@@ -51,7 +59,7 @@ interface ErrorShape {
 }
 
 /** The typed error for a non-2xx response, from the contract's error shape when the body has it. */
-export async function errorFromResponse(response: Response, attempts: number): Promise<MiniQueueError> {
+export async function errorFromResponse(response: ErrorResponse, attempts: number): Promise<MiniQueueError> {
   const body = await readBody(response);
   const shape: ErrorShape = body !== null && typeof body === 'object' ? (body as ErrorShape) : {};
   const message =

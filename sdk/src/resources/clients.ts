@@ -9,6 +9,12 @@ export function clientsResource(t: Transport) {
       t.api(ClientsApi, options).createClient({ createClientRequest: { name, scopes } }),
     /** Active clients with their key prefixes, never their keys (admin). */
     list: (options?: CallOptions): Promise<Client[]> => t.api(ClientsApi, options).listClients(),
+    /**
+     * Replaces the client's scopes; its key stays (admin). What the new scopes no longer allow stops
+     * at once, its WebSockets included. ValidationError (`unknown_scope`) for a scope that does not exist.
+     */
+    update: (name: string, scopes: string[], options?: CallOptions): Promise<Client> =>
+      t.api(ClientsApi, options).updateClient({ name, updateClientRequest: { scopes } }),
     /** Issues a new key; the old one stops working at once (admin). */
     rotate: (name: string, options?: CallOptions): Promise<ClientWithKey> => t.api(ClientsApi, options).rotateClient({ name }),
     /** Revokes the client: its key and open WebSockets die at once (admin). */

@@ -1,13 +1,29 @@
-import { DashboardApi, type Overview, type QueueStats } from '../generated/index.js';
+import { DashboardApi, type Overview, type QueueStats, type RateSeries } from '../generated/index.js';
 import type { Transport } from '../http/transport.js';
 import type { CallOptions } from '../options.js';
+
+export interface RatesOptions extends CallOptions {
+  /** Only this queue; default the whole broker. */
+  queue?: string;
+  /** How far back, 5..86400 seconds. Default 3600. */
+  windowSeconds?: number;
+  /** Bucket length, a multiple of 5 up to 3600 (raised by the broker for long windows). Default 5. */
+  resolutionSeconds?: number;
+}
 
 export function dashboardResource(t: Transport) {
   return {
     /** Broker-wide message counts by status, and the number of topics and queues (view). */
     overview: (options?: CallOptions): Promise<Overview> => t.api(DashboardApi, options).getOverview(),
-    /** Per-queue message counts and the age of the oldest pending message (view). */
+    /** Per-queue counts, rates over the last minute, consumers, oldest pending age and depth history (view). */
     queues: (options?: CallOptions): Promise<QueueStats[]> => t.api(DashboardApi, options).getQueueStats(),
+    /** Publishes, copies, deliveries, acks, nacks, deaths, redeliveries, replays and depth per bucket (view). */
+    rates: (options: RatesOptions = {}): Promise<RateSeries> =>
+      t.api(DashboardApi, options).getRates({
+        queue: options.queue,
+        windowSeconds: options.windowSeconds,
+        resolutionSeconds: options.resolutionSeconds,
+      }),
   };
 }
 

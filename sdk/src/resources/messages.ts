@@ -16,9 +16,10 @@ export interface PublishOptions extends CallOptions {
   /**
    * Stores the message at most once per key (and publishing client) for 24 hours. Default: a fresh
    * key per call, reused on that call's retries. Derive it from your own event id to make even a
-   * re-send after a crash harmless.
+   * re-send after a crash harmless. `null` sends none: the broker then stores every copy it is
+   * sent, and a retried publish may be stored twice (for one-attempt callers such as a load test).
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | null;
   /** String-to-string metadata carried with the message. */
   headers?: Record<string, string>;
   /** Seconds (0..900) before the message becomes claimable. */
@@ -36,8 +37,8 @@ export interface BatchMessage {
   delaySeconds?: number;
   /** As PublishOptions.orderingKey; items of one key are delivered in the batch's order. */
   orderingKey?: string;
-  /** Default: a fresh key per message, so a retried batch is stored once. */
-  idempotencyKey?: string;
+  /** Default: a fresh key per message, so a retried batch is stored once; `null` sends none. */
+  idempotencyKey?: string | null;
 }
 
 export interface ConsumeOptions extends CallOptions {
@@ -55,15 +56,23 @@ export interface NackOptions extends CallOptions {
   requeue?: boolean;
   /** Seconds (0..900) before the requeued message is claimable again. */
   delaySeconds?: number;
+  /** Why (at most 500 characters): kept with the message, and shown in the dead letters if it dies. */
+  reason?: string;
 }
 
+/** The caller's key, a fresh one when none was given, or none at all for `null`. */
+const keyOf = (given: string | null | undefined): string | undefined => (given === null ? undefined : (given ?? newIdempotencyKey()));
+
 export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
-  const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
-  return t.api(MessagesApi, options).publishMessage({
-    topic,
-    idempotencyKey,
-    publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds, ordering_key: options.orderingKey },
-  });
+  const idempotencyKey = keyOf(options.idempotencyKey);
+  return t.api(MessagesApi).publishMessage(
+    {
+      topic,
+      idempotencyKey,
+      publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds, ordering_key: options.orderingKey },
+    },
+    t.call(options),
+  );
 }
 
 export function publishBatch(t: Transport, topic: string, messages: BatchMessage[], options: CallOptions = {}): Promise<BatchPublishResult> {
@@ -72,50 +81,46 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     headers: message.headers,
     delay_seconds: message.delaySeconds,
     ordering_key: message.orderingKey,
-    idempotency_key: message.idempotencyKey ?? newIdempotencyKey(),
+    idempotency_key: keyOf(message.idempotencyKey),
   }));
-  return t.api(MessagesApi, options).publishBatch({ topic, batchPublishRequest: { messages: items } });
+  return t.api(MessagesApi).publishBatch({ topic, batchPublishRequest: { messages: items } }, t.call(options));
 }
 
 export async function consume(t: Transport, queue: string, options: ConsumeOptions = {}): Promise<Message | null> {
   const waitSeconds = options.waitSeconds;
-  const api = t.api(MessagesApi, options, (waitSeconds ?? 0) * 1000);
-  return (await api.consumeMessage({ queue, waitSeconds, miniQueueInstance: t.instanceId })) ?? null;
+  const call = t.call(options, (waitSeconds ?? 0) * 1000);
+  return (await t.api(MessagesApi).consumeMessage({ queue, waitSeconds, miniQueueInstance: t.instanceId }, call)) ?? null;
 }
 
 export async function receive(t: Transport, queue: string, options: ReceiveOptions = {}): Promise<Message[]> {
-  const api = t.api(MessagesApi, options, (options.waitSeconds ?? 0) * 1000);
-  const result = await api.receiveMessages({
-    queue,
-    miniQueueInstance: t.instanceId,
-    receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds },
-  });
+  const call = t.call(options, (options.waitSeconds ?? 0) * 1000);
+  const result = await t.api(MessagesApi).receiveMessages(
+    { queue, miniQueueInstance: t.instanceId, receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds } },
+    call,
+  );
   return result.messages;
 }
 
 export function ack(t: Transport, messageId: string, options: CallOptions = {}): Promise<AckResult> {
-  return t.api(MessagesApi, options).ackMessage({ id: messageId, miniQueueInstance: t.instanceId });
+  return t.api(MessagesApi).ackMessage({ id: messageId, miniQueueInstance: t.instanceId }, t.call(options));
 }
 
 export function ackMany(t: Transport, messageIds: string[], options: CallOptions = {}): Promise<BatchAckResult> {
-  return t.api(MessagesApi, options).ackMessages({
-    batchAckRequest: { message_ids: messageIds },
-    miniQueueInstance: t.instanceId,
-  });
+  return t.api(MessagesApi).ackMessages({ batchAckRequest: { message_ids: messageIds }, miniQueueInstance: t.instanceId }, t.call(options));
 }
 
 export function nack(t: Transport, messageId: string, options: NackOptions = {}): Promise<NackResult> {
-  return t.api(MessagesApi, options).nackMessage({
-    id: messageId,
-    miniQueueInstance: t.instanceId,
-    nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds },
-  });
+  return t.api(MessagesApi).nackMessage(
+    { id: messageId, miniQueueInstance: t.instanceId, nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason } },
+    t.call(options),
+  );
 }
 
 export function extend(t: Transport, messageId: string, seconds: number, options: CallOptions = {}): Promise<ExtendResult> {
-  return t.api(MessagesApi, options).extendLease({
-    id: messageId,
-    miniQueueInstance: t.instanceId,
-    extendRequest: { seconds },
-  });
+  return t.api(MessagesApi).extendLease({ id: messageId, miniQueueInstance: t.instanceId, extendRequest: { seconds } }, t.call(options));
+}
+
+/** One message by id, whatever its status (view, or consume on its queue). NotFoundError when none is there for you. */
+export function get(t: Transport, messageId: string, options: CallOptions = {}): Promise<Message> {
+  return t.api(MessagesApi, options).getMessage({ id: messageId });
 }

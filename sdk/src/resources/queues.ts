@@ -1,6 +1,7 @@
 import {
   QueuesApi,
   type HeaderFilter,
+  type ListQueueMessagesOrderEnum,
   type Message,
   type MessagePage,
   type MessageStatus,
@@ -39,6 +40,13 @@ export interface QueueChanges {
 
 export interface ListMessagesOptions extends CallOptions {
   status?: MessageStatus;
+  /** 'asc' (default): oldest first, the order of delivery; 'desc': newest first. */
+  order?: ListQueueMessagesOrderEnum;
+  /**
+   * Only messages whose header `name` is exactly `value`. Each page then examines a bounded number
+   * of messages, so it may be short (even empty) while `next_cursor` is set: keep following it.
+   */
+  header?: { name: string; value: string };
   /** Page size, 1..500. Default 50. */
   limit?: number;
   /** `next_cursor` of the previous page. */
@@ -47,7 +55,14 @@ export interface ListMessagesOptions extends CallOptions {
 
 export function queuesResource(t: Transport) {
   const messages = (queue: string, options: ListMessagesOptions = {}): Promise<MessagePage> =>
-    t.api(QueuesApi, options).listQueueMessages({ queue, status: options.status, limit: options.limit, cursor: options.cursor });
+    t.api(QueuesApi, options).listQueueMessages({
+      queue,
+      status: options.status,
+      order: options.order,
+      header: options.header ? `${options.header.name}=${options.header.value}` : undefined,
+      limit: options.limit,
+      cursor: options.cursor,
+    });
   return {
     /** Creates a queue bound to an existing topic (admin). */
     create: (name: string, topic: string, options: CreateQueueOptions = {}): Promise<Queue> =>
@@ -80,9 +95,9 @@ export function queuesResource(t: Transport) {
     delete: (name: string, options?: CallOptions): Promise<void> => t.api(QueuesApi, options).deleteQueue({ queue: name }),
     /** Deletes every message of a queue, in every status; the queue stays (admin). */
     purge: (name: string, options?: CallOptions): Promise<PurgeResult> => t.api(QueuesApi, options).purgeQueue({ queue: name }),
-    /** One page of a queue's messages, oldest first (view). */
+    /** One page of a queue's messages, oldest first unless `order: 'desc'`, with a total up to 10,000 (view). */
     messages,
-    /** Every message of a queue, oldest first, page after page (view). */
+    /** Every message of a queue (matching the filters), page after page (view). */
     allMessages: (queue: string, options: Omit<ListMessagesOptions, 'cursor'> = {}): AsyncGenerator<Message> =>
       paginate((cursor) => messages(queue, { ...options, cursor })),
   };

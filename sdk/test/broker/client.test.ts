@@ -176,6 +176,36 @@ describe('publishing and consuming', () => {
     await mailer.ack(message.message_id);
   });
 
+  it('reads one message by id, whatever its status, and deletes a dead one', async () => {
+    const published = await shop.publish('order.placed', 'looked at');
+    const id = published.message_ids[0];
+    expect(await mailer.getMessage(id)).toMatchObject({ message_id: id, status: 'PENDING', payload: 'looked at', queue: 'email-queue' });
+    const claimed = (await mailer.consume('email-queue'))!;
+    const held = await admin.getMessage(id);
+    expect(held).toMatchObject({ status: 'UNACKED', consumer_id: 'email-service' });
+    expect(held.lease_expires_at).toBeInstanceOf(Date);
+    await mailer.nack(claimed.message_id, { requeue: false });
+    expect((await admin.getMessage(id)).status).toBe('DEAD');
+    // A key that may neither view nor consume is refused before the id is looked up.
+    await expect(shop.getMessage(id)).rejects.toBeInstanceOf(ForbiddenError);
+    // Neither an unknown id nor a message of a queue the key may not consume is found.
+    const outsider = await env.client('other-consumer', ['consume:other-queue']);
+    for (const target of [id, '00000000-0000-7000-8000-000000000000']) {
+      const error = await outsider.getMessage(target).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect((error as NotFoundError).code).toBe(ErrorCode.MessageNotFound);
+    }
+
+    await admin.dlq.delete(id);
+    await expect(admin.getMessage(id)).rejects.toBeInstanceOf(NotFoundError);
+    const again = await admin.dlq.delete(id).catch((e: unknown) => e);
+    expect([again instanceof NotFoundError, (again as NotFoundError).code]).toEqual([true, ErrorCode.MessageNotFound]);
+    const live = (await shop.publish('order.placed', 'alive')).message_ids[0];
+    const notDead = await admin.dlq.delete(live).catch((e: unknown) => e);
+    expect([notDead instanceof ConflictError, (notDead as ConflictError).code]).toEqual([true, ErrorCode.MessageNotDead]);
+    await mailer.ack((await mailer.consume('email-queue'))!.message_id);
+  });
+
   it('tells consumer instances apart with instanceId', async () => {
     const key = (await admin.clients.create('replicas', ['consume:email-queue'])).api_key;
     const one = new MiniQueue({ url: env.broker.url, apiKey: key, instanceId: 'replica-1' });
@@ -205,6 +235,21 @@ describe('clients, dashboard, auth and operations', () => {
     await admin.clients.delete('reporting');
     await expect(admin.clients.delete('reporting')).rejects.toBeInstanceOf(NotFoundError);
     await expect(renewed.topics.list()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it("changes a client's scopes, keeping its key", async () => {
+    const created = await admin.clients.create('auditor', ['view', 'publish:*']);
+    const auditor = new MiniQueue({ url: env.broker.url, apiKey: created.api_key });
+    await expect(auditor.topics.list()).resolves.toBeInstanceOf(Array);
+    const changed = await admin.clients.update('auditor', ['publish:*']);
+    expect(changed).toMatchObject({ name: 'auditor', scopes: ['publish:*'], key_prefix: created.key_prefix });
+    expect(await auditor.auth.me()).toEqual({ name: 'auditor', kind: 'client', scopes: ['publish:*'] });
+    await expect(auditor.topics.list()).rejects.toBeInstanceOf(ForbiddenError);
+    const unknown = await admin.clients.update('auditor', ['fly']).catch((e: unknown) => e);
+    expect([unknown instanceof BadRequestError, (unknown as BadRequestError).code]).toEqual([true, ErrorCode.UnknownScope]);
+    const nobody = await admin.clients.update('nobody', ['view']).catch((e: unknown) => e);
+    expect([nobody instanceof NotFoundError, (nobody as NotFoundError).code]).toEqual([true, ErrorCode.ClientNotFound]);
+    await admin.clients.delete('auditor');
   });
 
   it('reads the dashboard counts', async () => {

@@ -134,6 +134,16 @@ describe('idempotency keys', () => {
     expect(JSON.parse(stub.requests[0].body)).toEqual({ payload: '{"orderId":42}', headers: { 'content-type': 'application/json' }, delay_seconds: 5 });
   });
 
+  it('sends no key when the caller asks for none', async () => {
+    const { mq, stub } = await clientFor([{ status: 201, body: publishResult }, { status: 201, body: { results: [publishResult, publishResult] } }]);
+    await mq.publish('order.placed', 'hello', { idempotencyKey: null });
+    await mq.publishBatch('order.placed', [{ payload: 'a', idempotencyKey: null }, { payload: 'b' }]);
+    expect(stub.requests[0].headers['idempotency-key']).toBeUndefined();
+    const [first, second] = JSON.parse(stub.requests[1].body).messages;
+    expect(first).toEqual({ payload: 'a' });
+    expect(second.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('gives every batch item a key, the same on every attempt', async () => {
     const { mq, stub } = await clientFor([{ status: 502, body: errorBody(502) }, { status: 201, body: { results: [publishResult, publishResult] } }]);
     await mq.publishBatch('order.placed', [{ payload: 'a' }, { payload: 'b', idempotencyKey: 'mine' }]);
@@ -236,5 +246,38 @@ describe('requests and errors on the wire', () => {
     await sessionClient.topics.list();
     await mq.topics.list();
     expect(stub.requests.map((request) => request.headers.authorization)).toEqual(['Bearer mqs_first', 'Bearer mqs_second', undefined]);
+  });
+});
+
+describe('over a fetch given in the options (as in browsers), the same rules', () => {
+  const viaFetch = { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) };
+
+  it('retries a dropped connection and a 503', async () => {
+    const { mq, stub } = await clientFor(['drop', { status: 503, body: errorBody(503) }, { status: 201, body: publishResult }], viaFetch);
+    await expect(mq.publish('order.placed', 'hello')).resolves.toEqual(publishResult);
+    expect(stub.requests).toHaveLength(3);
+  });
+
+  it('times out a slow attempt, then raises RequestTimeoutError', async () => {
+    const { mq, stub } = await clientFor([{ status: 200, body: [], delayMs: 1000 }], { ...viaFetch, timeoutMs: 100, retry: { ...fastRetry, attempts: 2 } });
+    const error = await mq.topics.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({ status: 0, attempts: 2 });
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('stops at once when the caller aborts', async () => {
+    const { mq, stub } = await clientFor([{ status: 201, body: publishResult, delayMs: 2000 }], viaFetch);
+    const controller = new AbortController();
+    const publishing = mq.publish('order.placed', 'hello', { signal: controller.signal }).catch((e: unknown) => e);
+    while (stub.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(((await publishing) as Error).name).toBe('AbortError');
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('reads a typed error and Retry-After from the response', async () => {
+    const { mq } = await clientFor([{ status: 429, body: errorBody(429, 'slow down'), headers: { 'Retry-After': '120' } }], viaFetch);
+    await expect(mq.publish('order.placed', 'hello')).rejects.toMatchObject({ name: expect.any(String), retryAfterMs: 120_000, message: 'slow down' });
   });
 });

@@ -53,6 +53,21 @@ export async function clientRotateKey(
   return rows[0] ?? null;
 }
 
+/** Replaces an active client's scopes; its key stays. The trigger announces it as a scope change. */
+export async function clientUpdateScopes(db: Queryable, name: string, scopes: string[]): Promise<ClientRow | null> {
+  const { rows } = await db.query<ClientRow>(
+    `UPDATE client SET scopes = $2 WHERE name = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
+    [name, scopes],
+  );
+  return rows[0] ?? null;
+}
+
+/** An active client's scopes by id, as they are now; null when it is revoked or gone. */
+export async function clientFindActiveScopes(db: Queryable, id: string): Promise<string[] | null> {
+  const { rows } = await db.query<{ scopes: string[] }>('SELECT scopes FROM client WHERE id = $1 AND revoked_at IS NULL', [id]);
+  return rows[0]?.scopes ?? null;
+}
+
 export async function clientRevoke(db: Queryable, name: string): Promise<boolean> {
   const { rowCount } = await db.query(
     'UPDATE client SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL',

@@ -1,6 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF } from './messageRow.js';
-import { APPEND_TO_GROUPS } from './orderingGroup.js';
+import { APPEND_TO_GROUPS, KEYED_IN_ORDER, PLACED_STATUS } from './orderingGroup.js';
 
 export interface ReplayedRow {
   id: string;
@@ -13,15 +13,11 @@ export interface ReplayedRow {
  * message with an ordering key goes to the end of its key's order, as if published again: PENDING
  * when its key has nothing live, else BLOCKED behind the others (positions as in messagePublish).
  */
-const REVIVE = `keyed AS (
-    SELECT d.id, d.queue_name, d.ordering_key, row_number() OVER w AS k,
-           count(*) OVER (PARTITION BY d.queue_name, d.ordering_key) AS n
-      FROM d WHERE d.ordering_key IS NOT NULL
-    WINDOW w AS (PARTITION BY d.queue_name, d.ordering_key ORDER BY d.available_at, d.seq)),
+const REVIVE = `${KEYED_IN_ORDER('d', 'id')},
   ${APPEND_TO_GROUPS('keyed')}
   INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
                        ordering_key, ordering_pos)
-  SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, CASE WHEN p.head = false THEN 'BLOCKED' ELSE 'PENDING' END,
+  SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, ${PLACED_STATUS('p')},
          0, d.published_at, now(), d.ordering_key, p.pos
     FROM d LEFT JOIN placed p ON p.id = d.id
   RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
@@ -35,16 +31,67 @@ export async function messageReplay(db: Queryable, id: string): Promise<Replayed
   return rows[0] ?? null;
 }
 
-/** DEAD → PENDING for up to `limit` of a queue's dead messages, oldest first. */
-export async function messageReplayQueue(db: Queryable, queue: string, limit: number): Promise<ReplayedRow[]> {
+/** DEAD → PENDING for each of these ids that is DEAD now; the others are not returned. */
+export async function messageReplayIds(db: Queryable, ids: string[]): Promise<ReplayedRow[]> {
   const { rows } = await db.query<ReplayedRow>(
-    `WITH pick AS (SELECT id FROM message_dead WHERE queue_name = $1
-                    ORDER BY available_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*),
-     ${REVIVE}`,
-    [queue, limit],
+    `WITH d AS (DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING *), ${REVIVE}`,
+    [ids],
   );
   return rows;
+}
+
+/**
+ * Deletes one DEAD message; false when it is not DEAD (or does not exist). A replay of the same
+ * message deletes the same row: whichever statement locks it first wins, and the other, after
+ * waiting for it, finds no row.
+ */
+export async function messageDeadDelete(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM message_dead WHERE id = $1', [id]);
+  return rowCount === 1;
+}
+
+/** Deletes each of these ids that is DEAD now; returns the ids deleted. */
+export async function messageDeadDeleteIds(db: Queryable, ids: string[]): Promise<{ id: string; queue_name: string }[]> {
+  const { rows } = await db.query<{ id: string; queue_name: string }>(
+    'DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING id, queue_name',
+    [ids],
+  );
+  return rows;
+}
+
+export interface DeadSelector {
+  queue?: string;
+  reason?: string;
+}
+
+/**
+ * The next `limit` dead messages matching the filter, oldest first, locked, skipping rows another
+ * replay or delete holds (so concurrent ones share the work and never take a row twice). Each
+ * filter is in the statement only when given, so it keeps its index.
+ */
+const PICK = (filter: DeadSelector) => `pick AS (
+  SELECT id FROM message_dead WHERE ${filter.queue === undefined ? '$1::text IS NULL' : 'queue_name = $1'}
+     AND ${filter.reason === undefined ? '$2::text IS NULL' : 'dead_reason = $2'}
+   ORDER BY available_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED)`;
+
+/** DEAD → PENDING for up to `limit` dead messages matching the filter, oldest first. */
+export async function messageReplayMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<ReplayedRow[]> {
+  const { rows } = await db.query<ReplayedRow>(
+    `WITH ${PICK(filter)},
+          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*),
+     ${REVIVE}`,
+    [filter.queue ?? null, filter.reason ?? null, limit],
+  );
+  return rows;
+}
+
+/** Deletes up to `limit` dead messages matching the filter, oldest first; returns how many. */
+export async function messageDeadDeleteMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `WITH ${PICK(filter)} DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id`,
+    [filter.queue ?? null, filter.reason ?? null, limit],
+  );
+  return rowCount ?? 0;
 }
 
 /** Deletes dead messages that died before the retention allows, in batches. */

@@ -11,13 +11,13 @@ export async function messageExpireLeases(db: Queryable, limit: number): Promise
   const { rows } = await db.query<Tagged<ReturnedRow>>({
     name: 'message_expire_leases',
     text: `WITH t AS (
-       SELECT m.id, 0 AS ref, m.retry_count >= q.max_retries AS dies
+       SELECT m.id, 0 AS ref, m.retry_count >= q.max_retries AS dies, 'EXPIRED' AS kind, NULL::text AS reason
          FROM message m JOIN queue q ON q.name = m.queue_name
         WHERE m.status = 'UNACKED' AND m.lease_expires_at < now()
         ORDER BY m.lease_expires_at
         LIMIT $1
           FOR UPDATE OF m SKIP LOCKED),
-     ${LEAVE_LEASE('now()', 'EXPIRED')}
+     ${LEAVE_LEASE('now()', 'expired_count = coalesce(m.expired_count, 0) + 1')}
      ${LEFT_LEASE}`,
     values: [limit],
   });

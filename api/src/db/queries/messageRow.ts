@@ -16,12 +16,26 @@ export interface MessageRow {
   ordering_key: string | null;
   /** available_at in microseconds since 1970, in digits: the paging position. */
   position: string;
+  /** Dead messages in listings: when and how they died, and why in words. */
+  dead_at?: Date | null;
+  dead_reason?: 'NACKED' | 'RETRIES_EXHAUSTED' | 'EXPIRED' | null;
+  dead_detail?: string | null;
 }
 
 /** The columns every table has, as a MessageRow wants them (`m` is the table's alias). */
 export const MESSAGE_COLUMNS = `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
   m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position`;
+
+/**
+ * A live row's status as the contract knows it: a message waiting behind an earlier one of its
+ * ordering key (BLOCKED) is PENDING to every reader.
+ */
+export const LIVE_STATUS = `CASE m.status WHEN 'BLOCKED' THEN 'PENDING' ELSE m.status END AS status`;
+
+/** The dead-letter columns of a listing: message_dead's own, NULL for the other tables. */
+export const DEAD_COLUMNS = 'm.dead_at, m.dead_reason, m.dead_detail';
+export const NO_DEAD_COLUMNS = 'NULL::timestamptz AS dead_at, NULL::text AS dead_reason, NULL::text AS dead_detail';
 
 /**
  * Who may settle a message: its holder, and only on queues the caller may consume from

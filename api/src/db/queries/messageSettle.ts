@@ -88,6 +88,8 @@ export async function messageAck(
 export interface NackItem extends SettleItem {
   requeue: boolean;
   delaySeconds: number;
+  /** Why the consumer refused it (bounded by the route), kept with the message. */
+  reason: string | null;
 }
 
 export interface ReturnedRow {
@@ -102,43 +104,59 @@ export interface ReturnedRow {
 
 /**
  * UNACKED → PENDING (retry_count + 1, available after the delay), or → DEAD when `requeue` is false
- * or the retries are used up, for any number of requests in one statement. A dead message moves to
- * message_dead with its last holder and claim time, for the dead-letter listing.
+ * (NACKED) or the retries are used up (RETRIES_EXHAUSTED), for any number of requests in one
+ * statement. The nack's reason stays with the message, so a later death can still tell it.
  */
 export async function messageNack(db: Queryable, items: NackItem[]): Promise<{ own: ReturnedRow[]; advanced: Advanced }> {
   const { rows } = await db.query<Tagged<ReturnedRow>>({
     name: 'message_nack',
-    text: `WITH r AS (${REQUEST(', requeue boolean, delay int')}),
+    text: `WITH r AS (${REQUEST(', requeue boolean, delay int, reason text')}),
      t AS (
-       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies
+       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies,
+              CASE WHEN NOT r.requeue THEN 'NACKED' ELSE 'RETRIES_EXHAUSTED' END AS kind, r.reason
          FROM message m JOIN r ON ${HELD_BY_REQUEST} JOIN queue q ON q.name = m.queue_name
           FOR UPDATE OF m),
-     ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'NACKED')}
+     ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'nack_reason = t.reason')}
      ${LEFT_LEASE}`,
-    values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds }))],
+    values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds, reason: item.reason }))],
   });
   return untag(rows);
 }
 
 /**
- * CTEs for the rows `t` (id, ref, dies) leaving their lease: `back` goes to its queue again (PENDING,
- * retry_count + 1, no holder, claimable at `availableAt`); `gone` dies, out of the live table and
- * into message_dead with its last holder and claim time, and the next message of its ordering key
- * (if any) becomes claimable. `LEFT_LEASE` selects the outcome of all of it, tagged by `kind`.
+ * What a death says in words (message_dead.dead_detail), from the dying row `g` of LEAVE_LEASE:
+ * the consumer's reason, how many deliveries the retries allowed, or how often the lease ran out.
  */
-export const LEAVE_LEASE = (availableAt: string, deadReason: 'NACKED' | 'EXPIRED') =>
+const counted = (n: string, one: string, many: string) => `${n} || CASE WHEN ${n} = 1 THEN ' ${one}' ELSE ' ${many}' END`;
+const DELIVERIES = counted('g.retry_count + 1', 'delivery', 'deliveries');
+const DEAD_DETAIL = `CASE g.kind
+    WHEN 'NACKED' THEN coalesce(g.reason, 'nacked without requeue')
+    WHEN 'RETRIES_EXHAUSTED' THEN 'retries exhausted after ' || ${DELIVERIES} || coalesce(': ' || g.reason, '')
+    ELSE 'lease expired ' || ${counted('coalesce(g.expired_count, 0) + 1', 'time', 'times')} || ', retries exhausted after ' || ${DELIVERIES}
+         || coalesce('; last nack: ' || g.nack_reason, '')
+  END`;
+
+/**
+ * CTEs for the rows \`t\` (id, ref, dies, kind, reason) leaving their lease: \`back\` goes to its
+ * queue again (PENDING, retry_count + 1, no holder, claimable at \`availableAt\`, plus \`backSet\`);
+ * \`gone\` dies, out of the live table and into message_dead with its last holder and claim time,
+ * its kind of death and why, and the next message of its ordering key (if any) becomes claimable
+ * (ADVANCE_GROUPS). \`LEFT_LEASE\` selects the outcome of all of it, tagged by \`kind\`.
+ */
+export const LEAVE_LEASE = (availableAt: string, backSet: string) =>
   `back AS (
      UPDATE message m
         SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = ${availableAt},
-            holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+            holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL, ${backSet}
        FROM t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND NOT t.dies
      RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed),
-   gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref),
+   gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref, t.kind, t.reason),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                               available_at, consumer_id, unacked_at, dead_at, dead_reason, ordering_key)
-     SELECT id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-            available_at, consumer_id, unacked_at, now(), '${deadReason}', ordering_key FROM gone),
+                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key)
+     SELECT g.id, g.seq, g.queue_name, g.topic_name, g.payload, g.headers, g.retry_count, g.published_at,
+            g.available_at, g.consumer_id, g.unacked_at, now(), g.kind, coalesce(g.reason, g.nack_reason), ${DEAD_DETAIL}, g.ordering_key
+       FROM gone g),
    ${ADVANCE_GROUPS('gone')}`;
 
 export const LEFT_LEASE = `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed FROM back

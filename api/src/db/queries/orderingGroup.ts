@@ -59,6 +59,21 @@ export const APPEND_TO_GROUPS = (keyed: string) =>
      SELECT k.id, g.next_pos - k.n + k.k - 1 AS pos, g.next_pos - k.n + k.k - 1 = g.next_pos - g.live AS head
        FROM ${keyed} k JOIN grouped g ON g.queue_name = k.queue_name AND g.ordering_key = k.ordering_key)`;
 
+/**
+ * `keyed` for APPEND_TO_GROUPS from the rows of `source` that have an ordering key (queue_name,
+ * ordering_key, available_at, seq, and the new message's id in column `id`): numbered within their
+ * group in (available_at, seq) order, so the older messages of a key take the earlier positions.
+ */
+export const KEYED_IN_ORDER = (source: string, id: string) =>
+  `keyed AS (
+     SELECT s.${id} AS id, s.queue_name, s.ordering_key, row_number() OVER w AS k,
+            count(*) OVER (PARTITION BY s.queue_name, s.ordering_key) AS n
+       FROM ${source} s WHERE s.ordering_key IS NOT NULL
+     WINDOW w AS (PARTITION BY s.queue_name, s.ordering_key ORDER BY s.available_at, s.seq))`;
+
+/** A new message's status from its `placed` row `p` (none without a key): PENDING at its group's head, else BLOCKED. */
+export const PLACED_STATUS = (p: string) => `CASE WHEN ${p}.head = false THEN 'BLOCKED' ELSE 'PENDING' END`;
+
 /** The rows of `unblocked` and the stalled groups of `advanced`, as `kind`-tagged result rows. */
 export const ADVANCE_RESULTS = `SELECT 'unblocked' AS kind, id, queue_name, available_at, delayed FROM unblocked
   UNION ALL

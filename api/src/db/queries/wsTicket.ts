@@ -24,16 +24,20 @@ export async function wsTicketInsert(
 /**
  * Uses a ticket up (deleted as it is read: one redemption wins). It yields nothing when expired,
  * or when the credential that asked for it has since been rotated, revoked or has ended, so a
- * ticket never outlives the very key or session it was minted with.
+ * ticket never outlives the very key or session it was minted with. A client's ticket carries the
+ * client's scopes as they are now, not as they were when it was issued: a ticket asked for before
+ * a scope was taken away no longer opens what that scope allowed.
  */
 export async function wsTicketTake(db: Queryable, ticketHash: Buffer): Promise<WsTicketRow | null> {
   const { rows } = await db.query<WsTicketRow>(
     `WITH taken AS (DELETE FROM ws_ticket WHERE ticket_hash = $1 RETURNING *)
-     SELECT t.name, t.kind, t.scopes, t.owner, t.credential_id FROM taken t
+     SELECT t.name, t.kind, CASE t.kind WHEN 'client' THEN c.scopes ELSE t.scopes END AS scopes, t.owner, t.credential_id
+       FROM taken t
+       LEFT JOIN client c ON t.kind = 'client' AND c.id = t.credential_id AND c.revoked_at IS NULL
+                         AND c.key_hash = t.credential_hash
       WHERE t.expires_at > now()
         AND CASE t.kind
-              WHEN 'client' THEN EXISTS (SELECT 1 FROM client c WHERE c.id = t.credential_id AND c.revoked_at IS NULL
-                                                                    AND c.key_hash = t.credential_hash)
+              WHEN 'client' THEN c.id IS NOT NULL
               ELSE EXISTS (SELECT 1 FROM dashboard_session s WHERE s.id = t.credential_id AND s.expires_at > now()
                                                                 AND s.token_hash = t.credential_hash)
             END`,

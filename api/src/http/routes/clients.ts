@@ -1,9 +1,12 @@
 import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
-import { createClient, listClients, revokeClient, rotateClient } from '../../auth/clients.js';
+import { createClient, listClients, revokeClient, rotateClient, updateClient } from '../../auth/clients.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { name } from '../schemas.js';
+
+/** The scopes of a client, on registration and on change alike; each is checked in auth/clients.ts. */
+const scopes = Joi.array().items(Joi.string().max(200)).min(1).max(100).required();
 
 export function clientRoutes(server: Server, ctx: AppContext): void {
   const pathParams = Joi.object({ name: name.required() });
@@ -15,7 +18,7 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
       validate: {
         payload: Joi.object({
           name: name.required(),
-          scopes: Joi.array().items(Joi.string().max(200)).min(1).max(100).required(),
+          scopes,
         }).required(),
       },
     },
@@ -36,6 +39,17 @@ export function clientRoutes(server: Server, ctx: AppContext): void {
       // This instance forgets the old key before it answers; the others when the notification arrives.
       ctx.credentials.invalidate();
       return rotated;
+    },
+  });
+  server.route<{ Params: { name: string }; Payload: { scopes: string[] } }>({
+    method: 'PATCH',
+    path: '/clients/{name}',
+    options: { ...access('admin'), validate: { params: pathParams, payload: Joi.object({ scopes }).required() } },
+    handler: async (request) => {
+      const updated = await updateClient(ctx.pool, request.params.name, request.payload.scopes);
+      // Removed scopes stop here before the answer; elsewhere when the notification arrives.
+      ctx.credentials.invalidate();
+      return updated;
     },
   });
   server.route<{ Params: { name: string } }>({

@@ -40,6 +40,7 @@ type QueueParams = { queue: string };
 
 async function claim<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs>, queue: string, limit: number, wait: number) {
   const { holder, consumerId } = consumerOf(request);
+  ctx.rates.polled(queue, consumerId);
   const messages = await claimMessages(ctx, {
     queue,
     holder,

@@ -1,10 +1,10 @@
 import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import { createQueue, deleteQueue, getQueue, listQueues, purgeQueue, updateQueue } from '../../broker/topology.js';
-import { listMessages } from '../../broker/listing.js';
+import { listMessages, type ListQuery } from '../../broker/listing.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
-import { bodyBoolean, bodyInteger, name, pageQuery, status } from '../schemas.js';
+import { bodyBoolean, bodyInteger, headerFilter, name, pageQuery, status } from '../schemas.js';
 import { filterProblem, type HeaderFilter } from '../../broker/filter.js';
 
 const queueParams = Joi.object({ queue: name.required() });
@@ -117,12 +117,20 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
     options: { ...access('admin'), validate: { params: queueParams } },
     handler: (request) => purgeQueue(ctx.pool, request.params.queue),
   });
-  server.route<{ Params: QueueParams; Query: { status?: string; limit: number; cursor?: string } }>({
+  server.route<{ Params: QueueParams; Query: Omit<ListQuery, 'queue' | 'defaultRetentionHours'> }>({
     method: 'GET',
     path: '/queues/{queue}/messages',
     options: {
       ...access('view'),
-      validate: { params: queueParams, query: Joi.object({ status, ...pageQuery }) },
+      validate: {
+        params: queueParams,
+        query: Joi.object({
+          status,
+          order: Joi.string().valid('asc', 'desc').default('asc'),
+          header: headerFilter,
+          ...pageQuery,
+        }),
+      },
     },
     handler: (request) =>
       listMessages(ctx.pool, { queue: request.params.queue, ...request.query, defaultRetentionHours: ctx.config.ackedRetentionHours }),

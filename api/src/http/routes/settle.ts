@@ -2,7 +2,10 @@ import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import { access, holderOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { bodyBoolean, bodyInteger, delaySeconds, messageId } from '../schemas.js';
+import { bodyBoolean, bodyInteger, delaySeconds, messageId, storableText } from '../schemas.js';
+
+/** A nack's reason is for people reading the dead letters: a line, not a document. */
+const NACK_REASON_MAX = 500;
 
 type MessageParams = { id: string };
 
@@ -32,20 +35,25 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
       return { acked: result.acked.map((row) => row.id), failed: result.failed };
     },
   });
-  server.route<{ Params: MessageParams; Payload: { requeue: boolean; delay_seconds: number } | null }>({
+  server.route<{ Params: MessageParams; Payload: { requeue: boolean; delay_seconds: number; reason?: string } | null }>({
     method: 'POST',
     path: '/messages/{id}/nack',
     options: {
       ...holderAccess,
       validate: {
         params: pathParams,
-        payload: Joi.object({ requeue: bodyBoolean().default(true), delay_seconds: delaySeconds.default(0) }).allow(null),
+        payload: Joi.object({
+          requeue: bodyBoolean().default(true),
+          delay_seconds: delaySeconds.default(0),
+          reason: storableText().max(NACK_REASON_MAX).allow(''),
+        }).allow(null),
       },
     },
     handler: async (request) => {
       const nacked = await ctx.settler.nackOne(request.params.id, holderOf(request), {
         requeue: request.payload?.requeue ?? true,
         delaySeconds: request.payload?.delay_seconds ?? 0,
+        reason: request.payload?.reason || null,
       });
       ctx.metrics.recordReturned([nacked], false);
       return { message_id: nacked.id, status: nacked.status };

@@ -1,18 +1,14 @@
-import { Flags } from '@oclif/core';
 import { arg } from '../../lib/args.js';
 import type { ClientWithKey } from '@miniqueue/sdk';
 import { showNewKey } from '../../lib/keyNotice.js';
+import { SCOPES_HELP, scopeFlag } from '../../lib/scopeFlag.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
 export default class ClientsCreate extends BrokerCommand<typeof ClientsCreate> {
   static summary = 'Register a program and print its API key, once.';
 
   static description = `Each program that publishes or consumes gets its own client and key, with only the scopes it needs:
-  publish:<topic>, publish:*   publish to that topic / any topic
-  consume:<queue>, consume:*   consume, ack, nack and extend on that queue / any queue
-  view                         read topics, queues, messages, the DLQ and the live monitor
-  metrics                      scrape /actuator/prometheus
-  admin                        everything
+${SCOPES_HELP}
 The key is printed once and stored by the broker only as a hash: copy it now. A lost key is replaced with clients:rotate.`;
 
   static examples = [
@@ -26,7 +22,7 @@ The key is printed once and stored by the broker only as a hash: copy it now. A 
   };
 
   static flags = {
-    scope: Flags.string({ char: 's', summary: 'A scope to grant; repeat for several.', multiple: true, multipleNonGreedy: true, required: true }),
+    scope: scopeFlag,
   };
 
   async run(): Promise<ClientWithKey> {

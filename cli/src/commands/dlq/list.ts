@@ -1,25 +1,35 @@
 import { Flags } from '@oclif/core';
-import type { MessagePage } from '@miniqueue/sdk';
+import type { DeadReason, MessagePage } from '@miniqueue/sdk';
 import { renderDeadLetters } from '../../lib/messageTable.js';
 import { fetchPages, nextPageHint, pagingFlags } from '../../lib/paging.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
+const REASONS = ['NACKED', 'RETRIES_EXHAUSTED', 'EXPIRED'] as const satisfies readonly DeadReason[];
+
 export default class DlqList extends BrokerCommand<typeof DlqList> {
   static summary = 'List dead messages, of every queue or of one.';
 
-  static description = 'A message goes dead when a consumer rejects it for good, or when its retries run out. Bring it back with dlq:replay.';
+  static description = 'A message goes dead when a consumer rejects it for good, or when its retries run out. Each shows when it died and why (the consumer\'s nack reason, or how its retries ran out). Bring it back with dlq:replay.';
 
-  static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --queue email-queue --all --json'];
+  static examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --queue email-queue --all --json',
+    '<%= config.bin %> <%= command.id %> --reason RETRIES_EXHAUSTED',
+  ];
 
   static flags = {
     queue: Flags.string({ char: 'q', summary: 'Only the dead messages of this queue.' }),
+    reason: Flags.option({
+      options: REASONS,
+      summary: 'Only those that died this way: NACKED (refused by a consumer), RETRIES_EXHAUSTED (nacked with no retries left), EXPIRED (lease ran out with no retries left).',
+    })(),
     ...pagingFlags,
   };
 
   async run(): Promise<MessagePage> {
     const broker = await this.broker();
-    const { queue, limit, cursor, all } = this.flags;
-    const page = await fetchPages((next) => broker.dlq.list({ queue, limit, cursor: next }), { cursor, all });
+    const { queue, reason, limit, cursor, all } = this.flags;
+    const page = await fetchPages((next) => broker.dlq.list({ queue, reason, limit, cursor: next }), { cursor, all });
     this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items));
     const more = nextPageHint(page);
     if (more) this.log(more);

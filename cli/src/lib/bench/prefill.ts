@@ -1,5 +1,6 @@
 import type { MiniQueue } from '@miniqueue/sdk';
 import { makePayload } from './payload.js';
+import { NO_KEY } from './workers.js';
 
 /** The batch route's largest request. */
 const BATCH = 500;
@@ -11,7 +12,7 @@ export async function prefill(client: MiniQueue, topic: string, count: number, s
     while (left > 0) {
       const n = Math.min(BATCH, left);
       left -= n;
-      await client.publishBatch(topic, Array.from({ length: n }, () => ({ payload: makePayload(size, 0) })));
+      await client.publishBatch(topic, Array.from({ length: n }, () => ({ payload: makePayload(size, 0), ...NO_KEY })));
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));

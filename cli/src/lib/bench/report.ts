@@ -9,6 +9,8 @@ export interface BenchSettings {
   queues: number;
   duration_seconds: number;
   prefill: number;
+  /** Seconds of uncounted load before the clock started. */
+  warmup_seconds: number;
 }
 
 export interface BenchReport {

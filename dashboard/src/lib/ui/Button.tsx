@@ -5,6 +5,9 @@ const VARIANTS = {
   secondary: 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-indigo-600 disabled:text-slate-400',
   danger: 'bg-rose-600 text-white hover:bg-rose-500 focus-visible:outline-rose-600 disabled:bg-rose-300',
   ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-indigo-600 disabled:text-slate-300',
+  /** A destructive action that is one of many on the screen (a row's Delete): red, but not loud. */
+  quietDanger: 'bg-white text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50 focus-visible:outline-rose-600 disabled:text-rose-300',
+  dangerGhost: 'text-rose-700 hover:bg-rose-50 hover:text-rose-800 focus-visible:outline-rose-600 disabled:text-rose-300',
 };
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

@@ -24,6 +24,11 @@ import {
     CreateClientRequestFromJSON,
     CreateClientRequestToJSON,
 } from '../models/CreateClientRequest.js';
+import {
+    type UpdateClientRequest,
+    UpdateClientRequestFromJSON,
+    UpdateClientRequestToJSON,
+} from '../models/UpdateClientRequest.js';
 
 export interface CreateClientOperationRequest {
     createClientRequest: CreateClientRequest;
@@ -35,6 +40,11 @@ export interface DeleteClientRequest {
 
 export interface RotateClientRequest {
     name: string;
+}
+
+export interface UpdateClientOperationRequest {
+    name: string;
+    updateClientRequest: UpdateClientRequest;
 }
 
 /**
@@ -252,6 +262,71 @@ export class ClientsApi extends runtime.BaseAPI {
      */
     async rotateClient(requestParameters: RotateClientRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ClientWithKey> {
         const response = await this.rotateClientRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for updateClient without sending the request
+     */
+    async updateClientRequestOpts(requestParameters: UpdateClientOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['name'] == null) {
+            throw new runtime.RequiredError(
+                'name',
+                'Required parameter "name" was null or undefined when calling updateClient().'
+            );
+        }
+
+        if (requestParameters['updateClientRequest'] == null) {
+            throw new runtime.RequiredError(
+                'updateClientRequest',
+                'Required parameter "updateClientRequest" was null or undefined when calling updateClient().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/clients/{name}`;
+        urlPath = urlPath.replace('{name}', encodeURIComponent(String(requestParameters['name'])));
+
+        return {
+            path: urlPath,
+            method: 'PATCH',
+            headers: headerParameters,
+            query: queryParameters,
+            body: UpdateClientRequestToJSON(requestParameters['updateClientRequest']),
+        };
+    }
+
+    /**
+     * Replaces the scopes of an active client (validated as on registration: an unknown scope is `400` `unknown_scope`). Its key stays the same (rotate to change it) and is not returned; name, creation time and key prefix do not change either. What the new scopes no longer allow stops at once, on every instance: the broker that answers has already forgotten the old scopes, the others drop them when the change is announced. Open WebSockets the new scopes do not cover are closed with `1008` (`/ws/consume` of a queue no longer consumable, `/ws/monitor` without `view`); those still covered stay open. A WebSocket ticket not yet used is redeemed with the client\'s scopes at that moment. `404` when no active client has this name. `bootstrap-admin` may be changed like any client (as it may be revoked), but with `MINIQUEUE_BOOTSTRAP_ADMIN_KEY` set it is given back its key and `admin` at every start. 
+     * Change a client\'s scopes
+     */
+    async updateClientRaw(requestParameters: UpdateClientOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Client>> {
+        const requestOptions = await this.updateClientRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ClientFromJSON(jsonValue));
+    }
+
+    /**
+     * Replaces the scopes of an active client (validated as on registration: an unknown scope is `400` `unknown_scope`). Its key stays the same (rotate to change it) and is not returned; name, creation time and key prefix do not change either. What the new scopes no longer allow stops at once, on every instance: the broker that answers has already forgotten the old scopes, the others drop them when the change is announced. Open WebSockets the new scopes do not cover are closed with `1008` (`/ws/consume` of a queue no longer consumable, `/ws/monitor` without `view`); those still covered stay open. A WebSocket ticket not yet used is redeemed with the client\'s scopes at that moment. `404` when no active client has this name. `bootstrap-admin` may be changed like any client (as it may be revoked), but with `MINIQUEUE_BOOTSTRAP_ADMIN_KEY` set it is given back its key and `admin` at every start. 
+     * Change a client\'s scopes
+     */
+    async updateClient(requestParameters: UpdateClientOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Client> {
+        const response = await this.updateClientRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

@@ -19,6 +19,17 @@ import {
     QueueStatsFromJSON,
     QueueStatsToJSON,
 } from '../models/QueueStats.js';
+import {
+    type RateSeries,
+    RateSeriesFromJSON,
+    RateSeriesToJSON,
+} from '../models/RateSeries.js';
+
+export interface GetRatesRequest {
+    queue?: string;
+    windowSeconds?: number;
+    resolutionSeconds?: number;
+}
 
 /**
  * 
@@ -116,6 +127,65 @@ export class DashboardApi extends runtime.BaseAPI {
      */
     async getQueueStats(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Array<QueueStats>> {
         const response = await this.getQueueStatsRaw(initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getRates without sending the request
+     */
+    async getRatesRequestOpts(requestParameters: GetRatesRequest): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        if (requestParameters['queue'] != null) {
+            queryParameters['queue'] = requestParameters['queue'];
+        }
+
+        if (requestParameters['windowSeconds'] != null) {
+            queryParameters['window_seconds'] = requestParameters['windowSeconds'];
+        }
+
+        if (requestParameters['resolutionSeconds'] != null) {
+            queryParameters['resolution_seconds'] = requestParameters['resolutionSeconds'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/rates`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * What the broker did, bucket by bucket, over the last `window_seconds`: broker-wide, or of one queue with `queue`. Every instance counts in memory and adds its counts to PostgreSQL once per 5-second bucket, so the series covers every instance; buckets are kept 24 hours. Buckets are dense (a bucket with nothing in it holds zeros), oldest first, each `resolution_seconds` long; the last one is the current bucket, still filling (instances add theirs up to 5 seconds after it ends). `resolution_seconds` is raised (to a multiple of 5) when the window would need more than 1,440 buckets. To extend a chart live, ask again for a short window and replace buckets by `at`. An unknown `queue` is `404`. 
+     * Message rates and depth over time
+     */
+    async getRatesRaw(requestParameters: GetRatesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<RateSeries>> {
+        const requestOptions = await this.getRatesRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => RateSeriesFromJSON(jsonValue));
+    }
+
+    /**
+     * What the broker did, bucket by bucket, over the last `window_seconds`: broker-wide, or of one queue with `queue`. Every instance counts in memory and adds its counts to PostgreSQL once per 5-second bucket, so the series covers every instance; buckets are kept 24 hours. Buckets are dense (a bucket with nothing in it holds zeros), oldest first, each `resolution_seconds` long; the last one is the current bucket, still filling (instances add theirs up to 5 seconds after it ends). `resolution_seconds` is raised (to a multiple of 5) when the window would need more than 1,440 buckets. To extend a chart live, ask again for a short window and replace buckets by `at`. An unknown `queue` is `404`. 
+     * Message rates and depth over time
+     */
+    async getRates(requestParameters: GetRatesRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<RateSeries> {
+        const response = await this.getRatesRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

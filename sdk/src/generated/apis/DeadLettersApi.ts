@@ -10,6 +10,11 @@
 
 import * as runtime from '../runtime.js';
 import {
+    type BulkDeleteResult,
+    BulkDeleteResultFromJSON,
+    BulkDeleteResultToJSON,
+} from '../models/BulkDeleteResult.js';
+import {
     type BulkReplayRequest,
     BulkReplayRequestFromJSON,
     BulkReplayRequestToJSON,
@@ -19,6 +24,26 @@ import {
     BulkReplayResultFromJSON,
     BulkReplayResultToJSON,
 } from '../models/BulkReplayResult.js';
+import {
+    type DeadLetterFilter,
+    DeadLetterFilterFromJSON,
+    DeadLetterFilterToJSON,
+} from '../models/DeadLetterFilter.js';
+import {
+    type DeadLetterSelection,
+    DeadLetterSelectionFromJSON,
+    DeadLetterSelectionToJSON,
+} from '../models/DeadLetterSelection.js';
+import {
+    type DeadLetterSelectionResult,
+    DeadLetterSelectionResultFromJSON,
+    DeadLetterSelectionResultToJSON,
+} from '../models/DeadLetterSelectionResult.js';
+import {
+    type DeadReason,
+    DeadReasonFromJSON,
+    DeadReasonToJSON,
+} from '../models/DeadReason.js';
 import {
     type MessagePage,
     MessagePageFromJSON,
@@ -30,14 +55,31 @@ import {
     ReplayResultToJSON,
 } from '../models/ReplayResult.js';
 
+export interface DeleteDeadLetterRequest {
+    id: string;
+}
+
+export interface DeleteDeadLetterSelectionRequest {
+    deadLetterSelection: DeadLetterSelection;
+}
+
+export interface DeleteDeadLettersRequest {
+    deadLetterFilter: DeadLetterFilter;
+}
+
 export interface ListDeadLettersRequest {
     queue?: string;
+    reason?: DeadReason;
     limit?: number;
     cursor?: string;
 }
 
 export interface ReplayDeadLetterRequest {
     id: string;
+}
+
+export interface ReplayDeadLetterSelectionRequest {
+    deadLetterSelection: DeadLetterSelection;
 }
 
 export interface ReplayDeadLettersRequest {
@@ -50,6 +92,174 @@ export interface ReplayDeadLettersRequest {
 export class DeadLettersApi extends runtime.BaseAPI {
 
     /**
+     * Creates request options for deleteDeadLetter without sending the request
+     */
+    async deleteDeadLetterRequestOpts(requestParameters: DeleteDeadLetterRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling deleteDeadLetter().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/dlq/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'DELETE',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Deletes one DEAD message for good (it is never delivered again). `404` (`message_not_found`) when no message has this id; `409` (`message_not_dead`) when the message exists but is not DEAD, as for `replayDeadLetter`. A delete and a replay of the same dead message racing each other: exactly one of them succeeds, and the other gets `409` (the replay won: the message is PENDING) or `404` (the delete won). 
+     * Delete a dead message
+     */
+    async deleteDeadLetterRaw(requestParameters: DeleteDeadLetterRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
+        const requestOptions = await this.deleteDeadLetterRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.VoidApiResponse(response);
+    }
+
+    /**
+     * Deletes one DEAD message for good (it is never delivered again). `404` (`message_not_found`) when no message has this id; `409` (`message_not_dead`) when the message exists but is not DEAD, as for `replayDeadLetter`. A delete and a replay of the same dead message racing each other: exactly one of them succeeds, and the other gets `409` (the replay won: the message is PENDING) or `404` (the delete won). 
+     * Delete a dead message
+     */
+    async deleteDeadLetter(requestParameters: DeleteDeadLetterRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
+        await this.deleteDeadLetterRaw(requestParameters, initOverrides);
+    }
+
+    /**
+     * Creates request options for deleteDeadLetterSelection without sending the request
+     */
+    async deleteDeadLetterSelectionRequestOpts(requestParameters: DeleteDeadLetterSelectionRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['deadLetterSelection'] == null) {
+            throw new runtime.RequiredError(
+                'deadLetterSelection',
+                'Required parameter "deadLetterSelection" was null or undefined when calling deleteDeadLetterSelection().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/dlq/batch-delete`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: DeadLetterSelectionToJSON(requestParameters['deadLetterSelection']),
+        };
+    }
+
+    /**
+     * Deletes each listed DEAD message, in one statement, reporting every id as in `replayDeadLetterSelection` (a message that is not DEAD is never deleted). 
+     * Delete the dead messages with these ids
+     */
+    async deleteDeadLetterSelectionRaw(requestParameters: DeleteDeadLetterSelectionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<DeadLetterSelectionResult>> {
+        const requestOptions = await this.deleteDeadLetterSelectionRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => DeadLetterSelectionResultFromJSON(jsonValue));
+    }
+
+    /**
+     * Deletes each listed DEAD message, in one statement, reporting every id as in `replayDeadLetterSelection` (a message that is not DEAD is never deleted). 
+     * Delete the dead messages with these ids
+     */
+    async deleteDeadLetterSelection(requestParameters: DeleteDeadLetterSelectionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<DeadLetterSelectionResult> {
+        const response = await this.deleteDeadLetterSelectionRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for deleteDeadLetters without sending the request
+     */
+    async deleteDeadLettersRequestOpts(requestParameters: DeleteDeadLettersRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['deadLetterFilter'] == null) {
+            throw new runtime.RequiredError(
+                'deadLetterFilter',
+                'Required parameter "deadLetterFilter" was null or undefined when calling deleteDeadLetters().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/dlq/delete`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: DeadLetterFilterToJSON(requestParameters['deadLetterFilter']),
+        };
+    }
+
+    /**
+     * Deletes up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), in chunks of 1,000 committed one by one. An unknown `queue` is `404`. 
+     * Delete the dead messages matching a filter
+     */
+    async deleteDeadLettersRaw(requestParameters: DeleteDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BulkDeleteResult>> {
+        const requestOptions = await this.deleteDeadLettersRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => BulkDeleteResultFromJSON(jsonValue));
+    }
+
+    /**
+     * Deletes up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), in chunks of 1,000 committed one by one. An unknown `queue` is `404`. 
+     * Delete the dead messages matching a filter
+     */
+    async deleteDeadLetters(requestParameters: DeleteDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BulkDeleteResult> {
+        const response = await this.deleteDeadLettersRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for listDeadLetters without sending the request
      */
     async listDeadLettersRequestOpts(requestParameters: ListDeadLettersRequest): Promise<runtime.RequestOpts> {
@@ -57,6 +267,10 @@ export class DeadLettersApi extends runtime.BaseAPI {
 
         if (requestParameters['queue'] != null) {
             queryParameters['queue'] = requestParameters['queue'];
+        }
+
+        if (requestParameters['reason'] != null) {
+            queryParameters['reason'] = requestParameters['reason'];
         }
 
         if (requestParameters['limit'] != null) {
@@ -89,7 +303,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * DEAD messages, across all queues or of one queue, one page at a time (see `listQueueMessages` for the cursor). An unknown `queue` is `404`. 
+     * DEAD messages, across all queues or of one queue, optionally of one kind of death, one page at a time, oldest first (see `listQueueMessages` for the cursor). Each carries `dead_at`, `dead_reason` and `dead_detail`. An unknown `queue` is `404`. 
      * List dead messages
      */
     async listDeadLettersRaw(requestParameters: ListDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MessagePage>> {
@@ -100,7 +314,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * DEAD messages, across all queues or of one queue, one page at a time (see `listQueueMessages` for the cursor). An unknown `queue` is `404`. 
+     * DEAD messages, across all queues or of one queue, optionally of one kind of death, one page at a time, oldest first (see `listQueueMessages` for the cursor). Each carries `dead_at`, `dead_reason` and `dead_detail`. An unknown `queue` is `404`. 
      * List dead messages
      */
     async listDeadLetters(requestParameters: ListDeadLettersRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MessagePage> {
@@ -164,6 +378,63 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Creates request options for replayDeadLetterSelection without sending the request
+     */
+    async replayDeadLetterSelectionRequestOpts(requestParameters: ReplayDeadLetterSelectionRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['deadLetterSelection'] == null) {
+            throw new runtime.RequiredError(
+                'deadLetterSelection',
+                'Required parameter "deadLetterSelection" was null or undefined when calling replayDeadLetterSelection().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/dlq/batch-replay`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: DeadLetterSelectionToJSON(requestParameters['deadLetterSelection']),
+        };
+    }
+
+    /**
+     * Moves each listed DEAD message back to PENDING with `retry_count` reset to 0, in one statement. Every id is reported: in `succeeded`, or in `failed` with `404` (`message_not_found`) or `409` (`message_not_dead`, e.g. replayed a moment ago by someone else). Two concurrent requests naming the same message replay it once: one reports it succeeded, the other failed. Repeated ids count once. 
+     * Replay the dead messages with these ids
+     */
+    async replayDeadLetterSelectionRaw(requestParameters: ReplayDeadLetterSelectionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<DeadLetterSelectionResult>> {
+        const requestOptions = await this.replayDeadLetterSelectionRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => DeadLetterSelectionResultFromJSON(jsonValue));
+    }
+
+    /**
+     * Moves each listed DEAD message back to PENDING with `retry_count` reset to 0, in one statement. Every id is reported: in `succeeded`, or in `failed` with `404` (`message_not_found`) or `409` (`message_not_dead`, e.g. replayed a moment ago by someone else). Two concurrent requests naming the same message replay it once: one reports it succeeded, the other failed. Repeated ids count once. 
+     * Replay the dead messages with these ids
+     */
+    async replayDeadLetterSelection(requestParameters: ReplayDeadLetterSelectionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<DeadLetterSelectionResult> {
+        const response = await this.replayDeadLetterSelectionRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for replayDeadLetters without sending the request
      */
     async replayDeadLettersRequestOpts(requestParameters: ReplayDeadLettersRequest): Promise<runtime.RequestOpts> {
@@ -201,8 +472,8 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves up to `limit` DEAD messages of the queue (oldest first; all of them when `limit` is omitted) back to PENDING with `retry_count` reset to 0. 
-     * Replay the dead messages of a queue
+     * Moves up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), back to PENDING with `retry_count` reset to 0. Done in chunks of 1,000, each committed on its own; concurrent replays never move a message twice (each takes rows the others have not locked). An unknown `queue` is `404`. 
+     * Replay the dead messages matching a filter
      */
     async replayDeadLettersRaw(requestParameters: ReplayDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BulkReplayResult>> {
         const requestOptions = await this.replayDeadLettersRequestOpts(requestParameters);
@@ -212,8 +483,8 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves up to `limit` DEAD messages of the queue (oldest first; all of them when `limit` is omitted) back to PENDING with `retry_count` reset to 0. 
-     * Replay the dead messages of a queue
+     * Moves up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), back to PENDING with `retry_count` reset to 0. Done in chunks of 1,000, each committed on its own; concurrent replays never move a message twice (each takes rows the others have not locked). An unknown `queue` is `404`. 
+     * Replay the dead messages matching a filter
      */
     async replayDeadLetters(requestParameters: ReplayDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BulkReplayResult> {
         const response = await this.replayDeadLettersRaw(requestParameters, initOverrides);

@@ -102,6 +102,10 @@ export interface ExtendLeaseRequest {
     miniQueueInstance?: string;
 }
 
+export interface GetMessageRequest {
+    id: string;
+}
+
 export interface NackMessageRequest {
     id: string;
     miniQueueInstance?: string;
@@ -386,6 +390,61 @@ export class MessagesApi extends runtime.BaseAPI {
      */
     async extendLease(requestParameters: ExtendLeaseRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ExtendResult> {
         const response = await this.extendLeaseRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getMessage without sending the request
+     */
+    async getMessageRequestOpts(requestParameters: GetMessageRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling getMessage().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/messages/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The message with this id, whatever its status, in the shape `listQueueMessages` lists it: PENDING and UNACKED messages (with their holder and lease), DEAD ones, and ACKED ones while their queue\'s acked retention keeps them (after that, `404`). Nothing is claimed or changed. Needs `view` (or `admin`), or `consume:<queue>` of the message\'s own queue. A credential with neither `view` nor any consume scope is `403` before the id is looked up. A consumer asking for a message of a queue its scopes do not cover gets the same `404` as for an id that does not exist, so no credential learns of messages it may not read. 
+     * Get one message by id
+     */
+    async getMessageRaw(requestParameters: GetMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Message>> {
+        const requestOptions = await this.getMessageRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => MessageFromJSON(jsonValue));
+    }
+
+    /**
+     * The message with this id, whatever its status, in the shape `listQueueMessages` lists it: PENDING and UNACKED messages (with their holder and lease), DEAD ones, and ACKED ones while their queue\'s acked retention keeps them (after that, `404`). Nothing is claimed or changed. Needs `view` (or `admin`), or `consume:<queue>` of the message\'s own queue. A credential with neither `view` nor any consume scope is `403` before the id is looked up. A consumer asking for a message of a queue its scopes do not cover gets the same `404` as for an id that does not exist, so no credential learns of messages it may not read. 
+     * Get one message by id
+     */
+    async getMessage(requestParameters: GetMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Message> {
+        const response = await this.getMessageRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

@@ -15,6 +15,16 @@ import {
     CreateQueueRequestToJSON,
 } from '../models/CreateQueueRequest.js';
 import {
+    type HistoryReplayRequest,
+    HistoryReplayRequestFromJSON,
+    HistoryReplayRequestToJSON,
+} from '../models/HistoryReplayRequest.js';
+import {
+    type HistoryReplayResult,
+    HistoryReplayResultFromJSON,
+    HistoryReplayResultToJSON,
+} from '../models/HistoryReplayResult.js';
+import {
     type MessagePage,
     MessagePageFromJSON,
     MessagePageToJSON,
@@ -57,10 +67,18 @@ export interface ListQueueMessagesRequest {
     status?: MessageStatus;
     limit?: number;
     cursor?: string;
+    order?: ListQueueMessagesOrderEnum;
+    header?: string;
 }
 
 export interface PurgeQueueRequest {
     queue: string;
+}
+
+export interface ReplayQueueHistoryRequest {
+    queue: string;
+    historyReplayRequest: HistoryReplayRequest | null;
+    idempotencyKey?: string;
 }
 
 export interface UpdateQueueOperationRequest {
@@ -262,6 +280,14 @@ export class QueuesApi extends runtime.BaseAPI {
             queryParameters['cursor'] = requestParameters['cursor'];
         }
 
+        if (requestParameters['order'] != null) {
+            queryParameters['order'] = requestParameters['order'];
+        }
+
+        if (requestParameters['header'] != null) {
+            queryParameters['header'] = requestParameters['header'];
+        }
+
         const headerParameters: runtime.HTTPHeaders = {};
 
         if (this.configuration && this.configuration.accessToken) {
@@ -285,7 +311,7 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page.  `order=desc` lists newest first (the first page without a cursor is the newest messages); a cursor continues in the order it is given with. `header=name=value` keeps only messages whose header `name` is exactly `value`: each page then examines at most 5,000 messages in order, so a page may hold fewer than `limit` messages (even none) while `next_cursor` is not null; keep following the cursor to search further. `total` counts the messages matching the status filter (not the header filter), up to 10,000. 
      * List the messages of a queue
      */
     async listQueueMessagesRaw(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MessagePage>> {
@@ -296,7 +322,7 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page. 
+     * Messages of the queue, optionally filtered by status, one page at a time, in the order they became available: for messages never delayed or redelivered, the order they were published; a nacked or redelivered message takes its place again by the time it was requeued. ACKED messages are listed only while the queue\'s acked retention keeps them. Pass `next_cursor` back as `cursor` to get the next page; it is `null` on the last page.  `order=desc` lists newest first (the first page without a cursor is the newest messages); a cursor continues in the order it is given with. `header=name=value` keeps only messages whose header `name` is exactly `value`: each page then examines at most 5,000 messages in order, so a page may hold fewer than `limit` messages (even none) while `next_cursor` is not null; keep following the cursor to search further. `total` counts the messages matching the status filter (not the header filter), up to 10,000. 
      * List the messages of a queue
      */
     async listQueueMessages(requestParameters: ListQueueMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MessagePage> {
@@ -407,6 +433,75 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
     /**
+     * Creates request options for replayQueueHistory without sending the request
+     */
+    async replayQueueHistoryRequestOpts(requestParameters: ReplayQueueHistoryRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling replayQueueHistory().'
+            );
+        }
+
+        if (requestParameters['historyReplayRequest'] == null) {
+            throw new runtime.RequiredError(
+                'historyReplayRequest',
+                'Required parameter "historyReplayRequest" was null or undefined when calling replayQueueHistory().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/queues/{queue}/replay`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: HistoryReplayRequestToJSON(requestParameters['historyReplayRequest']),
+        };
+    }
+
+    /**
+     * Seeks a queue back in time: every acked message of the queue still kept in its history (`acked_retention_hours`) that was published at or after `since`, or after the message `after_id`, is delivered again as a new PENDING message, in publish order: a new `message_id`, `retry_count` 0, published now, with the original\'s payload and headers plus the broker\'s reserved headers `miniqueue-replay-of` (the original id), `miniqueue-original-published-at`, `miniqueue-replay-id` (this request) and `miniqueue-redelivered: \"true\"`. Only messages acked before the request are replayed (so the copies it makes are not replayed by it again), and copies made by earlier replays are never replayed (their originals are). Only this queue receives the copies, not the topic\'s other queues.  A start earlier than the queue\'s history reaches back (now minus its retention) is `409` `history_not_retained`, naming the earliest start that is complete; so is any start on a queue that keeps no acked messages. With `dry_run: true` nothing is copied and `messages` says how many would be. An `after_id` that is not a message of this queue is `404`.  Large replays are copied in batches of 1,000, each in its own transaction that also records how far the request got. With an `Idempotency-Key`, the same key on the same queue is the same request: a repeat (after a timeout, or concurrently) continues from where the request got and answers with its total, never copying a message twice; the same key with another start is `409` `idempotency_conflict`. Without a key every call is a new replay. Keys are remembered for 24 hours. 
+     * Replay a queue\'s acked messages from its history
+     */
+    async replayQueueHistoryRaw(requestParameters: ReplayQueueHistoryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<HistoryReplayResult>> {
+        const requestOptions = await this.replayQueueHistoryRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => HistoryReplayResultFromJSON(jsonValue));
+    }
+
+    /**
+     * Seeks a queue back in time: every acked message of the queue still kept in its history (`acked_retention_hours`) that was published at or after `since`, or after the message `after_id`, is delivered again as a new PENDING message, in publish order: a new `message_id`, `retry_count` 0, published now, with the original\'s payload and headers plus the broker\'s reserved headers `miniqueue-replay-of` (the original id), `miniqueue-original-published-at`, `miniqueue-replay-id` (this request) and `miniqueue-redelivered: \"true\"`. Only messages acked before the request are replayed (so the copies it makes are not replayed by it again), and copies made by earlier replays are never replayed (their originals are). Only this queue receives the copies, not the topic\'s other queues.  A start earlier than the queue\'s history reaches back (now minus its retention) is `409` `history_not_retained`, naming the earliest start that is complete; so is any start on a queue that keeps no acked messages. With `dry_run: true` nothing is copied and `messages` says how many would be. An `after_id` that is not a message of this queue is `404`.  Large replays are copied in batches of 1,000, each in its own transaction that also records how far the request got. With an `Idempotency-Key`, the same key on the same queue is the same request: a repeat (after a timeout, or concurrently) continues from where the request got and answers with its total, never copying a message twice; the same key with another start is `409` `idempotency_conflict`. Without a key every call is a new replay. Keys are remembered for 24 hours. 
+     * Replay a queue\'s acked messages from its history
+     */
+    async replayQueueHistory(requestParameters: ReplayQueueHistoryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<HistoryReplayResult> {
+        const response = await this.replayQueueHistoryRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for updateQueue without sending the request
      */
     async updateQueueRequestOpts(requestParameters: UpdateQueueOperationRequest): Promise<runtime.RequestOpts> {
@@ -472,3 +567,12 @@ export class QueuesApi extends runtime.BaseAPI {
     }
 
 }
+
+/**
+ * @export
+ */
+export const ListQueueMessagesOrderEnum = {
+    Asc: 'asc',
+    Desc: 'desc'
+} as const;
+export type ListQueueMessagesOrderEnum = typeof ListQueueMessagesOrderEnum[keyof typeof ListQueueMessagesOrderEnum];

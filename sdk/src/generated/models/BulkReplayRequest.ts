@@ -9,6 +9,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { DeadReason } from './DeadReason.js';
+import {
+    DeadReasonFromJSON,
+    DeadReasonFromJSONTyped,
+    DeadReasonToJSON,
+    DeadReasonToJSONTyped,
+} from './DeadReason.js';
+
 /**
  * 
  * @export
@@ -22,7 +30,13 @@ export interface BulkReplayRequest {
      * @type {string}
      * @memberof BulkReplayRequest
      */
-    queue: string;
+    queue?: string;
+    /**
+     * 
+     * @type {DeadReason}
+     * @memberof BulkReplayRequest
+     */
+    reason?: DeadReason;
     /**
      * Replay at most this many (oldest first); all when omitted.
      * @type {number}
@@ -31,11 +45,12 @@ export interface BulkReplayRequest {
     limit?: number;
 }
 
+
+
 /**
  * Check if a given object implements the BulkReplayRequest interface.
  */
 export function instanceOfBulkReplayRequest(value: object): value is BulkReplayRequest {
-    if (!('queue' in value) || value['queue'] === undefined) return false;
     return true;
 }
 
@@ -49,7 +64,8 @@ export function BulkReplayRequestFromJSONTyped(json: any, ignoreDiscriminator: b
     }
     return {
         
-        'queue': json['queue'],
+        'queue': json['queue'] == null ? undefined : json['queue'],
+        'reason': json['reason'] == null ? undefined : DeadReasonFromJSON(json['reason']),
         'limit': json['limit'] == null ? undefined : json['limit'],
     };
 }
@@ -66,6 +82,7 @@ export function BulkReplayRequestToJSONTyped(value?: BulkReplayRequest | null, i
     return {
         
         'queue': value['queue'],
+        'reason': DeadReasonToJSON(value['reason']),
         'limit': value['limit'],
     };
 }

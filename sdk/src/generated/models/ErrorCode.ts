@@ -19,6 +19,7 @@
  * | `unknown_scope` | 400 | A client was given a scope that does not exist; `errors` names it. |
  * | `signin_state_invalid` | 400 | The GitHub sign-in state is missing, expired or does not match; start the sign-in again. |
  * | `ordering_key_required` | 400 | A queue the message would go to requires an `ordering_key` and the publish has none; nothing was stored. |
+ * | `push_target_refused` | 400 | A push endpoint URL that is not https, carries credentials, or resolves to an address push may not reach. |
  * | `unauthenticated` | 401 | No credential, a malformed one, or one that is invalid, expired or revoked. |
  * | `login_code_invalid` | 401 | A dashboard login code that is unknown, expired or already used. |
  * | `signin_refused` | 401 | GitHub refused or cancelled the sign-in, or did not accept its code. |
@@ -32,6 +33,7 @@
  * | `message_not_found` | 404 | No message with this id (or, with acked retention 0, one already acked). |
  * | `client_not_found` | 404 | No active client with this name. |
  * | `websocket_endpoint_not_found` | 404 | No WebSocket endpoint at this path. |
+ * | `push_endpoint_not_found` | 404 | The queue has no push endpoint. |
  * | `method_not_allowed` | 405 | The path exists but not with this method; `Allow` lists the methods. |
  * | `topic_exists` | 409 | A topic with this name exists already. |
  * | `queue_exists` | 409 | A queue with this name exists already. |
@@ -41,6 +43,7 @@
  * | `message_not_unacked` | 409 | The message is not UNACKED (it is PENDING, ACKED or DEAD), so it cannot be settled or extended. |
  * | `message_not_dead` | 409 | Only a DEAD message can be replayed or deleted from the dead-letter queue. |
  * | `lease_lost` | 409 | Another consumer holds the message, or this consumer's lease ran out and it was redelivered. |
+ * | `history_not_retained` | 409 | A replay from history would start before the queue's acked retention reaches back (or the queue keeps none). |
  * | `payload_too_large` | 413 | The payload or the request body is over the limit. |
  * | `unsupported_media_type` | 415 | A request body that is not `application/json`. |
  * | `rate_limited` | 429 | Too many requests (or WebSockets, or failed handshakes); retry after `Retry-After`. |
@@ -50,6 +53,7 @@
  * | `github_not_configured` | 503 | GitHub sign-in is not configured on this server. |
  * | `github_unreachable` | 503 | GitHub could not be reached. |
  * | `shutting_down` | 503 | This instance is shutting down; another instance (or this one, restarted) will answer. |
+ * | `push_not_configured` | 503 | Push endpoints need `MINIQUEUE_PUSH_SECRET_KEY` on the broker. |
  * 
  * @export
  */
@@ -58,6 +62,7 @@ export const ErrorCode = {
     UnknownScope: 'unknown_scope',
     SigninStateInvalid: 'signin_state_invalid',
     OrderingKeyRequired: 'ordering_key_required',
+    PushTargetRefused: 'push_target_refused',
     Unauthenticated: 'unauthenticated',
     LoginCodeInvalid: 'login_code_invalid',
     SigninRefused: 'signin_refused',
@@ -71,6 +76,7 @@ export const ErrorCode = {
     MessageNotFound: 'message_not_found',
     ClientNotFound: 'client_not_found',
     WebsocketEndpointNotFound: 'websocket_endpoint_not_found',
+    PushEndpointNotFound: 'push_endpoint_not_found',
     MethodNotAllowed: 'method_not_allowed',
     TopicExists: 'topic_exists',
     QueueExists: 'queue_exists',
@@ -80,6 +86,7 @@ export const ErrorCode = {
     MessageNotUnacked: 'message_not_unacked',
     MessageNotDead: 'message_not_dead',
     LeaseLost: 'lease_lost',
+    HistoryNotRetained: 'history_not_retained',
     PayloadTooLarge: 'payload_too_large',
     UnsupportedMediaType: 'unsupported_media_type',
     RateLimited: 'rate_limited',
@@ -88,7 +95,8 @@ export const ErrorCode = {
     DatabaseUnavailable: 'database_unavailable',
     GithubNotConfigured: 'github_not_configured',
     GithubUnreachable: 'github_unreachable',
-    ShuttingDown: 'shutting_down'
+    ShuttingDown: 'shutting_down',
+    PushNotConfigured: 'push_not_configured'
 } as const;
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
 

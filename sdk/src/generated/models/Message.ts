@@ -16,6 +16,13 @@ import {
     MessageStatusToJSON,
     MessageStatusToJSONTyped,
 } from './MessageStatus.js';
+import type { DeadReason } from './DeadReason.js';
+import {
+    DeadReasonFromJSON,
+    DeadReasonFromJSONTyped,
+    DeadReasonToJSON,
+    DeadReasonToJSONTyped,
+} from './DeadReason.js';
 
 /**
  * 
@@ -52,7 +59,7 @@ export interface Message {
      */
     payload: string;
     /**
-     * String-to-string metadata carried with the message; may be empty. At most 50 headers, names of at most 200 characters (the empty name included), values of at most 4,096 characters; neither may contain NUL or an unpaired UTF-16 surrogate. A bad name is reported on the field `headers`, a bad value on `headers.<name>`.
+     * A message's headers as delivered: the publisher's, plus on a copy replayed from history the broker's four `miniqueue-` headers (`miniqueue-replay-of`, `miniqueue-original-published-at`, `miniqueue-replay-id`, `miniqueue-redelivered`).
      * @type {{ [key: string]: string; }}
      * @memberof Message
      */
@@ -105,6 +112,24 @@ export interface Message {
      * @memberof Message
      */
     ordering_key: string | null;
+    /**
+     * Present on DEAD messages only (the dead-letter listing, listings with `status=DEAD`, `getMessage`) — when it died.
+     * @type {Date}
+     * @memberof Message
+     */
+    dead_at?: Date;
+    /**
+     * 
+     * @type {DeadReason}
+     * @memberof Message
+     */
+    dead_reason?: DeadReason;
+    /**
+     * Present on DEAD messages only — why, in words: the consumer's nack reason, "retries exhausted after N deliveries" (with the last nack reason) or "lease expired N times". Null for messages that died before the broker recorded it.
+     * @type {string}
+     * @memberof Message
+     */
+    dead_detail?: string | null;
 }
 
 
@@ -152,6 +177,9 @@ export function MessageFromJSONTyped(json: any, ignoreDiscriminator: boolean): M
         'unacked_at': (json['unacked_at'] == null ? null : new Date(json['unacked_at'])),
         'lease_expires_at': (json['lease_expires_at'] == null ? null : new Date(json['lease_expires_at'])),
         'ordering_key': json['ordering_key'],
+        'dead_at': json['dead_at'] == null ? undefined : (new Date(json['dead_at'])),
+        'dead_reason': json['dead_reason'] == null ? undefined : DeadReasonFromJSON(json['dead_reason']),
+        'dead_detail': json['dead_detail'] == null ? undefined : json['dead_detail'],
     };
 }
 
@@ -179,6 +207,9 @@ export function MessageToJSONTyped(value?: Message | null, ignoreDiscriminator: 
         'unacked_at': value['unacked_at'] == null ? value['unacked_at'] : value['unacked_at'].toISOString(),
         'lease_expires_at': value['lease_expires_at'] == null ? value['lease_expires_at'] : value['lease_expires_at'].toISOString(),
         'ordering_key': value['ordering_key'],
+        'dead_at': value['dead_at'] == null ? value['dead_at'] : value['dead_at'].toISOString(),
+        'dead_reason': DeadReasonToJSON(value['dead_reason']),
+        'dead_detail': value['dead_detail'],
     };
 }
 

@@ -24,6 +24,18 @@ import {
  */
 export interface MessagePage {
     /**
+     * Messages matching the filters other than `header`, counted up to 10,000 (then 10,000 with `total_exact` false); null when a `header` filter is given.
+     * @type {number}
+     * @memberof MessagePage
+     */
+    total: number | null;
+    /**
+     * false when `total` is a lower bound (or null).
+     * @type {boolean}
+     * @memberof MessagePage
+     */
+    total_exact: boolean;
+    /**
      * 
      * @type {Array<Message>}
      * @memberof MessagePage
@@ -41,6 +53,8 @@ export interface MessagePage {
  * Check if a given object implements the MessagePage interface.
  */
 export function instanceOfMessagePage(value: object): value is MessagePage {
+    if (!('total' in value) || value['total'] === undefined) return false;
+    if (!('total_exact' in value) || value['total_exact'] === undefined) return false;
     if (!('items' in value) || value['items'] === undefined) return false;
     if (!('next_cursor' in value) || value['next_cursor'] === undefined) return false;
     return true;
@@ -56,6 +70,8 @@ export function MessagePageFromJSONTyped(json: any, ignoreDiscriminator: boolean
     }
     return {
         
+        'total': json['total'],
+        'total_exact': json['total_exact'],
         'items': ((json['items'] as Array<any>).map(MessageFromJSON)),
         'next_cursor': json['next_cursor'],
     };
@@ -72,6 +88,8 @@ export function MessagePageToJSONTyped(value?: MessagePage | null, ignoreDiscrim
 
     return {
         
+        'total': value['total'],
+        'total_exact': value['total_exact'],
         'items': ((value['items'] as Array<any>).map(MessageToJSON)),
         'next_cursor': value['next_cursor'],
     };

@@ -27,6 +27,12 @@ export interface NackRequest {
      * @memberof NackRequest
      */
     delay_seconds?: number;
+    /**
+     * Why the consumer refused it, kept with the message; shown as `dead_detail` if it dies (now, or later when its retries run out). At most 500 characters; no NUL.
+     * @type {string}
+     * @memberof NackRequest
+     */
+    reason?: string;
 }
 
 /**
@@ -48,6 +54,7 @@ export function NackRequestFromJSONTyped(json: any, ignoreDiscriminator: boolean
         
         'requeue': json['requeue'] == null ? undefined : json['requeue'],
         'delay_seconds': json['delay_seconds'] == null ? undefined : json['delay_seconds'],
+        'reason': json['reason'] == null ? undefined : json['reason'],
     };
 }
 
@@ -64,6 +71,7 @@ export function NackRequestToJSONTyped(value?: NackRequest | null, ignoreDiscrim
         
         'requeue': value['requeue'],
         'delay_seconds': value['delay_seconds'],
+        'reason': value['reason'],
     };
 }
 

@@ -22,7 +22,7 @@ export interface PublishRequest {
      */
     payload: string;
     /**
-     * String-to-string metadata carried with the message; may be empty. At most 50 headers, names of at most 200 characters (the empty name included), values of at most 4,096 characters; neither may contain NUL or an unpaired UTF-16 surrogate. A bad name is reported on the field `headers`, a bad value on `headers.<name>`.
+     * String-to-string metadata carried with the message; may be empty. At most 50 headers, names of at most 200 characters (the empty name included), values of at most 4,096 characters; neither may contain NUL or an unpaired UTF-16 surrogate. Names starting with `miniqueue-` (in any case) are the broker's own (see `replayQueueHistory`) and refused. A bad name is reported on the field `headers`, a bad value on `headers.<name>`.
      * @type {{ [key: string]: string; }}
      * @memberof PublishRequest
      */

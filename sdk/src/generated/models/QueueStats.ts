@@ -61,6 +61,42 @@ export interface QueueStats {
      * @memberof QueueStats
      */
     oldest_pending_age_seconds: number;
+    /**
+     * Copies stored in this queue per second, over the last minute (whole 5-second buckets, every instance).
+     * @type {number}
+     * @memberof QueueStats
+     */
+    enqueued_per_second: number;
+    /**
+     * Messages claimed per second, over the last minute.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    delivered_per_second: number;
+    /**
+     * Messages acked per second, over the last minute.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    acked_per_second: number;
+    /**
+     * Consumer WebSockets open on this queue, on every instance.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    websocket_consumers: number;
+    /**
+     * Distinct consumer identities (credential plus `MiniQueue-Instance`) that consumed or received from this queue in the last minute.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    pollers: number;
+    /**
+     * PENDING messages at the end of each minute of the last hour, oldest first (60 entries, the last one the current minute); null for a minute with no sample. For a sparkline.
+     * @type {Array<number | null>}
+     * @memberof QueueStats
+     */
+    depth_history: Array<number | null>;
 }
 
 /**
@@ -74,6 +110,12 @@ export function instanceOfQueueStats(value: object): value is QueueStats {
     if (!('acked' in value) || value['acked'] === undefined) return false;
     if (!('dead' in value) || value['dead'] === undefined) return false;
     if (!('oldest_pending_age_seconds' in value) || value['oldest_pending_age_seconds'] === undefined) return false;
+    if (!('enqueued_per_second' in value) || value['enqueued_per_second'] === undefined) return false;
+    if (!('delivered_per_second' in value) || value['delivered_per_second'] === undefined) return false;
+    if (!('acked_per_second' in value) || value['acked_per_second'] === undefined) return false;
+    if (!('websocket_consumers' in value) || value['websocket_consumers'] === undefined) return false;
+    if (!('pollers' in value) || value['pollers'] === undefined) return false;
+    if (!('depth_history' in value) || value['depth_history'] === undefined) return false;
     return true;
 }
 
@@ -94,6 +136,12 @@ export function QueueStatsFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'acked': json['acked'],
         'dead': json['dead'],
         'oldest_pending_age_seconds': json['oldest_pending_age_seconds'],
+        'enqueued_per_second': json['enqueued_per_second'],
+        'delivered_per_second': json['delivered_per_second'],
+        'acked_per_second': json['acked_per_second'],
+        'websocket_consumers': json['websocket_consumers'],
+        'pollers': json['pollers'],
+        'depth_history': json['depth_history'],
     };
 }
 
@@ -115,6 +163,12 @@ export function QueueStatsToJSONTyped(value?: QueueStats | null, ignoreDiscrimin
         'acked': value['acked'],
         'dead': value['dead'],
         'oldest_pending_age_seconds': value['oldest_pending_age_seconds'],
+        'enqueued_per_second': value['enqueued_per_second'],
+        'delivered_per_second': value['delivered_per_second'],
+        'acked_per_second': value['acked_per_second'],
+        'websocket_consumers': value['websocket_consumers'],
+        'pollers': value['pollers'],
+        'depth_history': value['depth_history'],
     };
 }
 

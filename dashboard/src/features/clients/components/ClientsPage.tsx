@@ -55,8 +55,8 @@ export function ClientsPage() {
           <Notice>{done}</Notice>
         </div>
       )}
-      <div className="grid gap-6 xl:grid-cols-3">
-        <div className="min-w-0 xl:col-span-2">
+      <div className="grid gap-6 2xl:grid-cols-3">
+        <div className="min-w-0 2xl:col-span-2">
           {clients.loading && <Loading />}
           {clients.error !== undefined && <ErrorNotice error={clients.error} onRetry={clients.reload} />}
           {clients.data?.length === 0 && <Empty title="No clients yet">Register the first program with the form.</Empty>}
@@ -130,7 +130,7 @@ function ClientActions({ client, onRotate, onRevoke }: { client: Client; onRotat
       <Button variant="ghost" size="sm" onClick={() => onRotate(client)} aria-label={`Rotate the key of ${client.name}`}>
         Rotate
       </Button>
-      <Button variant="ghost" size="sm" className="text-rose-700 hover:bg-rose-50 hover:text-rose-800" onClick={() => onRevoke(client)} aria-label={`Revoke ${client.name}`}>
+      <Button variant="dangerGhost" size="sm" onClick={() => onRevoke(client)} aria-label={`Revoke ${client.name}`}>
         Revoke
       </Button>
     </span>

@@ -1,24 +1,39 @@
 import { useMemo, useState } from 'react';
-import { Card, PageHeader } from '../../../lib/ui/Card';
+import { formatClock, formatCount } from '../../../lib/format';
 import { Button } from '../../../lib/ui/Button';
-import { FEED_LIMIT } from '../api/events';
+import { Card, PageHeader } from '../../../lib/ui/Card';
+import { FEED_ROWS_SHOWN, filterRows, type FeedFilter, type FeedRow } from '../api/feedRows';
 import { ConnectionIndicator } from './ConnectionIndicator';
+import { FeedFilters } from './FeedFilters';
 import { FeedList } from './FeedList';
 import { useMonitor } from './MonitorProvider';
 
+/** What the page froze when paused: the rows then, and how many events had arrived by then. */
+interface Paused {
+  rows: FeedRow[];
+  received: number;
+  at: string;
+}
+
 export function LivePage() {
-  const { events, status, detail } = useMonitor();
-  const [queue, setQueue] = useState('');
-  const [paused, setPaused] = useState<typeof events | null>(null);
-  const shown = paused ?? events;
-  const queues = useMemo(() => [...new Set(events.map((event) => event.queueName).filter((name): name is string => !!name))].sort(), [events]);
-  const filtered = queue ? shown.filter((event) => event.queueName === queue) : shown;
+  const { rows, received, status, detail } = useMonitor();
+  const [filter, setFilter] = useState<FeedFilter>({});
+  const [paused, setPaused] = useState<Paused | null>(null);
+  const shown = paused?.rows ?? rows;
+  const queues = useMemo(() => {
+    const names = new Set(rows.map((row) => row.queueName).filter((name): name is string => !!name));
+    if (filter.queue) names.add(filter.queue);
+    return [...names].sort();
+  }, [rows, filter.queue]);
+  const filtered = filterRows(shown, filter).slice(0, FEED_ROWS_SHOWN);
+
+  const togglePause = () => setPaused(paused ? null : { rows, received, at: new Date().toISOString() });
 
   return (
     <>
       <PageHeader
         title="Live activity"
-        description={`Every state change as the broker commits it: the latest ${FEED_LIMIT} events, newest first.`}
+        description="Every state change as the broker commits it, newest first. Within a second, events of one type on one queue are summed into one row with their count."
         actions={<ConnectionIndicator />}
       />
       {status === 'reconnecting' && (
@@ -32,22 +47,20 @@ export function LivePage() {
         title={paused ? 'Paused' : 'Events'}
         actions={
           <>
-            <label className="flex items-center gap-2 text-sm text-slate-600">
-              Queue
-              <select value={queue} onChange={(event) => setQueue(event.target.value)} className="min-w-0 max-w-48 truncate rounded-md border-0 py-1 pl-2 pr-7 text-sm ring-1 ring-inset ring-slate-300">
-                <option value="">All</option>
-                {queues.map((name) => (
-                  <option key={name}>{name}</option>
-                ))}
-              </select>
-            </label>
-            <Button variant="secondary" size="sm" onClick={() => setPaused(paused ? null : events)}>
+            <FeedFilters filter={filter} queues={queues} onChange={setFilter} />
+            <Button variant={paused ? 'primary' : 'secondary'} size="sm" onClick={togglePause} aria-pressed={!!paused}>
               {paused ? 'Resume' : 'Pause'}
             </Button>
           </>
         }
       >
-        <FeedList events={filtered} />
+        {paused && (
+          <p role="status" className="mb-3 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200" data-testid="paused">
+            Paused at {formatClock(paused.at)}: {formatCount(received - paused.received)} new {received - paused.received === 1 ? 'event' : 'events'} since. Resume to
+            see them.
+          </p>
+        )}
+        <FeedList rows={filtered} />
       </Card>
     </>
   );

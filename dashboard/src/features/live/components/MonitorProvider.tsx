@@ -1,18 +1,16 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSession } from '../../../app/session';
 import type { MonitorEvent, MonitorStatus } from '@miniqueue/sdk';
-import { appendToFeed } from '../api/events';
-import { ThroughputCounter } from '../api/throughput';
+import { appendToFeed, type FeedRow } from '../api/feedRows';
 
 interface MonitorState {
   status: MonitorStatus;
   /** Why the last connection ended, while reconnecting. */
   detail?: string;
-  /** Newest first, at most 50. */
-  events: MonitorEvent[];
+  /** Newest first: the events of each second summed per type and queue. */
+  rows: FeedRow[];
   /** Events received since sign-in; pages compare it to notice new activity. */
   received: number;
-  throughput: ThroughputCounter;
 }
 
 const MonitorContext = createContext<MonitorState | null>(null);
@@ -23,13 +21,12 @@ const FLUSH_MS = 250;
 const MAX_RECONNECT_DELAY_MS = 15_000;
 
 /**
- * One /ws/monitor connection for the whole signed-in app, so the feed, the counts and the chart
- * keep running while the person moves between pages.
+ * One /ws/monitor connection for the whole signed-in app, so the feed and the counts keep running
+ * while the person moves between pages.
  */
 export function MonitorProvider({ children }: { children: ReactNode }) {
   const { mq } = useSession();
-  const [throughput] = useState(() => new ThroughputCounter());
-  const [state, setState] = useState<MonitorState>({ status: 'connecting', events: [], received: 0, throughput });
+  const [state, setState] = useState<MonitorState>({ status: 'connecting', rows: [], received: 0 });
   const pending = useRef<MonitorEvent[]>([]);
 
   useEffect(() => {
@@ -37,20 +34,17 @@ export function MonitorProvider({ children }: { children: ReactNode }) {
       if (pending.current.length === 0) return;
       const arrived = pending.current;
       pending.current = [];
-      setState((previous) => ({ ...previous, events: appendToFeed(previous.events, arrived), received: previous.received + arrived.length }));
+      setState((previous) => ({ ...previous, rows: appendToFeed(previous.rows, arrived), received: previous.received + arrived.length }));
     }, FLUSH_MS);
     const monitor = mq.monitor({ maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS });
-    monitor.on('event', (event) => {
-      throughput.record(event);
-      pending.current.push(event);
-    });
+    monitor.on('event', (event) => pending.current.push(event));
     monitor.on('status', (status, detail) => setState((previous) => ({ ...previous, status, detail })));
     monitor.start();
     return () => {
       clearInterval(flush);
       void monitor.stop();
     };
-  }, [mq, throughput]);
+  }, [mq]);
 
   return <MonitorContext.Provider value={state}>{children}</MonitorContext.Provider>;
 }

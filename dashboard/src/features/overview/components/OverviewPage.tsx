@@ -3,12 +3,14 @@ import { formatCount } from '../../../lib/format';
 import { Link } from '../../../lib/router';
 import { Card, PageHeader } from '../../../lib/ui/Card';
 import { ErrorNotice, Loading } from '../../../lib/ui/States';
-import { STATUS_COLOURS, type StatusName } from '../../../lib/ui/Status';
+import { CountTile } from '../../../lib/ui/CountTile';
+import type { StatusName } from '../../../lib/ui/Status';
 import { useResource } from '../../../lib/useResource';
 import { FeedList } from '../../live/components/FeedList';
 import { useMonitor, useRefreshOnActivity } from '../../live/components/MonitorProvider';
 import { loadOverview } from '../api/overview';
-import { ThroughputChart } from './ThroughputChart';
+import { RateHistoryChart } from '../../rates/components/RateHistoryChart';
+import { ACKED, DELIVERED, ENQUEUED, PUBLISHED } from '../../rates/lines';
 
 const TILES: { status: StatusName; label: string; key: 'pending' | 'unacked' | 'acked' | 'dead'; meaning: string }[] = [
   { status: 'PENDING', label: 'Pending', key: 'pending', meaning: 'waiting for a consumer' },
@@ -20,7 +22,7 @@ const TILES: { status: StatusName; label: string; key: 'pending' | 'unacked' | '
 export function OverviewPage() {
   const { mq } = useSession();
   const overview = useResource((signal) => loadOverview(mq, signal), [mq]);
-  const { events } = useMonitor();
+  const { rows } = useMonitor();
   useRefreshOnActivity(overview.reload);
 
   return (
@@ -32,16 +34,7 @@ export function OverviewPage() {
         <>
           <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="overview-counts">
             {TILES.map((tile) => (
-              <div key={tile.key} className="rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
-                <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
-                  <span className={`size-2.5 rounded-full ${STATUS_COLOURS[tile.status].bar}`} aria-hidden />
-                  {tile.label}
-                </dt>
-                <dd className={`mt-1 text-3xl font-semibold tabular-nums ${overview.data![tile.key] > 0 ? STATUS_COLOURS[tile.status].text : 'text-slate-400'}`} data-testid={`count-${tile.key}`}>
-                  {formatCount(overview.data![tile.key])}
-                </dd>
-                <dd className="text-xs text-slate-500">{tile.meaning}</dd>
-              </div>
+              <CountTile key={tile.key} status={tile.status} label={tile.label} value={overview.data![tile.key]} meaning={tile.meaning} large testId={`count-${tile.key}`} />
             ))}
           </dl>
           <p className="mt-3 text-sm text-slate-600">
@@ -53,8 +46,8 @@ export function OverviewPage() {
         </>
       )}
       <div className="mt-6 grid gap-6 xl:grid-cols-5">
-        <Card title="Throughput" className="xl:col-span-3">
-          <ThroughputChart />
+        <Card title="Throughput, last hour" className="xl:col-span-3">
+          <RateHistoryChart lines={[PUBLISHED, ENQUEUED, DELIVERED, ACKED]} testId="overview-chart" />
         </Card>
         <Card
           title="Recent activity"
@@ -65,7 +58,7 @@ export function OverviewPage() {
             </Link>
           }
         >
-          <FeedList events={events.slice(0, 8)} compact />
+          <FeedList rows={rows.slice(0, 8)} compact />
         </Card>
       </div>
     </>

@@ -20,14 +20,17 @@ export function cursorPages(stack: (string | undefined)[], setStack: (stack: (st
   };
 }
 
-export function Pager({ pages, nextCursor, label }: { pages: CursorPages; nextCursor: string | null | undefined; label: string }) {
+export function Pager({ pages, nextCursor, label, pageCount }: { pages: CursorPages; nextCursor: string | null | undefined; label: string; pageCount?: number }) {
   if (pages.page === 1 && !nextCursor) return null;
   return (
     <nav aria-label={label} className="flex items-center justify-between gap-2 pt-3">
       <Button variant="secondary" size="sm" disabled={pages.page === 1} onClick={pages.previous}>
         ← Previous
       </Button>
-      <span className="text-xs text-slate-500">Page {pages.page}</span>
+      <span className="text-xs text-slate-500">
+        Page {pages.page}
+        {pageCount !== undefined && ` of ${pageCount.toLocaleString('en')}`}
+      </span>
       <Button variant="secondary" size="sm" disabled={!nextCursor} onClick={() => nextCursor && pages.next(nextCursor)}>
         Next →
       </Button>

@@ -1,0 +1,196 @@
+import type { Queryable } from '../pool.js';
+import type { RateSnapshot } from '../../stats/rateCounter.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Below this many PENDING messages in all (at the last sample) the depth is sampled every bucket;
+ * above, once a minute (the bucket ending on the minute). Counting is about 0.2 µs per pending
+ * message along the claim index (bench/listing.ts: 195 ms for 1,000,000), so this bounds the
+ * sampling instance's cost to about 20 ms every 5 s, or 195 ms a minute per million pending.
+ */
+export const SAMPLE_EVERY_BUCKET_BELOW = 100_000;
+
+/**
+ * Adds one instance's counts to the shared buckets, in one statement per bucket written, whatever
+ * the traffic: queue counts and topic publishes are added to what other instances wrote (an
+ * additive upsert), pollers are marked seen. With `sampleBucket`, the first instance to claim that
+ * bucket in rate_sample also counts every queue's PENDING messages for it, along the claim index
+ * (one grouped scan; the others skip it, as the claim returns no row); see SAMPLE_EVERY_BUCKET_BELOW
+ * for how often. Rows are written
+ * in key order, so two instances writing the same buckets never deadlock.
+ */
+export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBucket: number | null): Promise<{ sampled: boolean }> {
+  const queues = snapshot.queues.map((row) => ({ ...row, bucket: iso(row.bucket) }));
+  const topics = snapshot.topics.map((row) => ({ ...row, bucket: iso(row.bucket) }));
+  const { rows } = await db.query<{ sampled: boolean }>({
+    name: 'rates_flush',
+    text: `WITH c AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS c (queue text, bucket timestamptz, enqueued int, delivered int,
+                                                         acked int, nacked int, dead int, redelivered int, replayed int)),
+     sample AS (
+       INSERT INTO rate_sample (bucket) SELECT $4::timestamptz
+        WHERE $4 IS NOT NULL
+          AND (extract(epoch FROM $4::timestamptz + interval '5 seconds')::bigint % 60 = 0
+               OR (SELECT coalesce(sum(r.depth), 0) FROM queue_rate r WHERE r.bucket = (SELECT max(bucket) FROM rate_sample)) < $5)
+       ON CONFLICT DO NOTHING RETURNING bucket),
+     d AS (SELECT s.bucket, x.queue_name, x.depth FROM sample s CROSS JOIN LATERAL (
+             -- Refers to s, so that it runs only for a claimed sample (not at all otherwise).
+             -- Waiting behind their ordering key (BLOCKED) is PENDING too, along its own index.
+             SELECT m.queue_name, count(*)::int AS depth FROM (
+               SELECT m.queue_name FROM message m WHERE m.status = 'PENDING' AND s.bucket IS NOT NULL
+               UNION ALL
+               SELECT m.queue_name FROM message m WHERE m.status = 'BLOCKED' AND s.bucket IS NOT NULL) m
+              GROUP BY m.queue_name) x),
+     queues AS (
+       INSERT INTO queue_rate (queue_name, bucket, enqueued, delivered, acked, nacked, dead, redelivered, replayed, depth)
+       SELECT coalesce(c.queue, d.queue_name), coalesce(c.bucket, d.bucket), coalesce(c.enqueued, 0), coalesce(c.delivered, 0),
+              coalesce(c.acked, 0), coalesce(c.nacked, 0), coalesce(c.dead, 0), coalesce(c.redelivered, 0),
+              coalesce(c.replayed, 0), d.depth
+         FROM c FULL JOIN d ON d.queue_name = c.queue AND d.bucket = c.bucket
+        ORDER BY 1, 2
+       ON CONFLICT (queue_name, bucket) DO UPDATE SET
+         enqueued = queue_rate.enqueued + EXCLUDED.enqueued, delivered = queue_rate.delivered + EXCLUDED.delivered,
+         acked = queue_rate.acked + EXCLUDED.acked, nacked = queue_rate.nacked + EXCLUDED.nacked,
+         dead = queue_rate.dead + EXCLUDED.dead, redelivered = queue_rate.redelivered + EXCLUDED.redelivered,
+         replayed = queue_rate.replayed + EXCLUDED.replayed, depth = coalesce(EXCLUDED.depth, queue_rate.depth)),
+     topics AS (
+       INSERT INTO topic_rate (topic_name, bucket, published)
+       SELECT topic, bucket, published FROM jsonb_to_recordset($2::jsonb) AS t (topic text, bucket timestamptz, published int)
+        ORDER BY 1, 2
+       ON CONFLICT (topic_name, bucket) DO UPDATE SET published = topic_rate.published + EXCLUDED.published),
+     pollers AS (
+       INSERT INTO queue_poller (queue_name, consumer_id, seen_at)
+       SELECT queue, consumer, now() FROM jsonb_to_recordset($3::jsonb) AS p (queue text, consumer text)
+        ORDER BY 1, 2
+       ON CONFLICT (queue_name, consumer_id) DO UPDATE SET seen_at = EXCLUDED.seen_at)
+     SELECT EXISTS (SELECT 1 FROM sample) AS sampled`,
+    values: [
+      JSON.stringify(queues),
+      JSON.stringify(topics),
+      JSON.stringify(snapshot.pollers),
+      sampleBucket === null ? null : iso(sampleBucket),
+      SAMPLE_EVERY_BUCKET_BELOW,
+    ],
+  });
+  return rows[0];
+}
+
+/** Deletes buckets and samples older than `hours`, and pollers not seen for an hour, in bounded batches. */
+export async function ratesPrune(db: Queryable, hours: number, limit: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `WITH cut AS (SELECT now() - make_interval(hours => $1) AS before),
+     q AS (DELETE FROM queue_rate WHERE (queue_name, bucket) IN (
+             SELECT queue_name, bucket FROM queue_rate, cut WHERE bucket < cut.before LIMIT $2) RETURNING 1),
+     t AS (DELETE FROM topic_rate WHERE (topic_name, bucket) IN (
+             SELECT topic_name, bucket FROM topic_rate, cut WHERE bucket < cut.before LIMIT $2) RETURNING 1),
+     s AS (DELETE FROM rate_sample USING cut WHERE bucket < cut.before RETURNING 1),
+     p AS (DELETE FROM queue_poller WHERE seen_at < now() - interval '1 hour' RETURNING 1)
+     SELECT ((SELECT count(*) FROM q) + (SELECT count(*) FROM t))::int AS n`,
+    [hours, limit],
+  );
+  return rows[0].n;
+}
+
+export interface RateBucketRow {
+  at: Date;
+  published: number;
+  enqueued: number;
+  delivered: number;
+  acked: number;
+  nacked: number;
+  dead: number;
+  redelivered: number;
+  replayed: number;
+  depth: number | null;
+}
+
+/**
+ * Dense buckets of `resolutionSeconds` from the one holding `fromMs` to the current one: of one
+ * queue (`published` then counts publishes to its topic) or, with `queue` null, summed over all.
+ * Each bucket's depth is that of its latest sample (summed over queues; a queue absent from a
+ * sampled bucket had none pending). Reads the bucket indexes over the window only.
+ */
+export async function ratesSeries(
+  db: Queryable,
+  query: { queue: string | null; fromMs: number; resolutionSeconds: number },
+): Promise<RateBucketRow[]> {
+  const { rows } = await db.query<RateBucketRow>(
+    `WITH args AS (SELECT make_interval(secs => $3) AS step, $2::timestamptz AS since,
+                          (SELECT topic_name FROM queue WHERE name = $1) AS topic),
+     slots AS (SELECT generate_series(date_bin(a.step, a.since, 'epoch'), date_bin(a.step, now(), 'epoch'), a.step) AS at FROM args a),
+     counts AS (
+       SELECT date_bin(a.step, r.bucket, 'epoch') AS at, sum(r.enqueued) AS enqueued, sum(r.delivered) AS delivered,
+              sum(r.acked) AS acked, sum(r.nacked) AS nacked, sum(r.dead) AS dead,
+              sum(r.redelivered) AS redelivered, sum(r.replayed) AS replayed
+         FROM queue_rate r, args a
+        WHERE r.bucket >= date_bin(a.step, a.since, 'epoch') AND ($1::text IS NULL OR r.queue_name = $1)
+        GROUP BY 1),
+     publishes AS (
+       SELECT date_bin(a.step, t.bucket, 'epoch') AS at, sum(t.published) AS published
+         FROM topic_rate t, args a
+        WHERE t.bucket >= date_bin(a.step, a.since, 'epoch') AND ($1::text IS NULL OR t.topic_name = a.topic)
+        GROUP BY 1),
+     depths AS (
+       SELECT DISTINCT ON (1) date_bin(a.step, s.bucket, 'epoch') AS at,
+              (SELECT coalesce(sum(r.depth), 0) FROM queue_rate r
+                WHERE r.bucket = s.bucket AND ($1::text IS NULL OR r.queue_name = $1)) AS depth
+         FROM rate_sample s, args a
+        WHERE s.bucket >= date_bin(a.step, a.since, 'epoch')
+        ORDER BY 1, s.bucket DESC)
+     SELECT slots.at, coalesce(p.published, 0)::int AS published, coalesce(c.enqueued, 0)::int AS enqueued,
+            coalesce(c.delivered, 0)::int AS delivered, coalesce(c.acked, 0)::int AS acked, coalesce(c.nacked, 0)::int AS nacked,
+            coalesce(c.dead, 0)::int AS dead, coalesce(c.redelivered, 0)::int AS redelivered,
+            coalesce(c.replayed, 0)::int AS replayed, d.depth::int AS depth
+       FROM slots LEFT JOIN counts c USING (at) LEFT JOIN publishes p USING (at) LEFT JOIN depths d USING (at)
+      ORDER BY slots.at`,
+    [query.queue, new Date(query.fromMs).toISOString(), query.resolutionSeconds],
+  );
+  return rows;
+}
+
+export interface QueueActivityRow {
+  queue: string;
+  enqueued_per_second: number;
+  delivered_per_second: number;
+  acked_per_second: number;
+  websocket_consumers: number;
+  pollers: number;
+  depth_history: (number | null)[];
+}
+
+/**
+ * Per queue: rates over the last minute of whole buckets (every instance), consumer sockets open
+ * anywhere, consumers seen claiming in the last minute, and the depth at the latest sample of each
+ * minute of the last hour (null: no sample that minute). Primary-key reads per queue.
+ */
+export async function queueActivity(db: Queryable, currentBucketMs: number): Promise<QueueActivityRow[]> {
+  const { rows } = await db.query<QueueActivityRow>(
+    `WITH now_bucket AS (SELECT $1::timestamptz AS b),
+     minutes AS (SELECT generate_series(date_trunc('minute', now()) - interval '59 minutes', date_trunc('minute', now()), interval '1 minute') AS minute),
+     last_sample AS (SELECT date_trunc('minute', bucket) AS minute, max(bucket) AS bucket FROM rate_sample
+                      WHERE bucket >= date_trunc('minute', now()) - interval '59 minutes' GROUP BY 1),
+     per_minute AS (SELECT mi.minute, ls.bucket FROM minutes mi LEFT JOIN last_sample ls USING (minute))
+     SELECT q.name AS queue,
+            coalesce(r.enqueued, 0) / 60.0 AS enqueued_per_second,
+            coalesce(r.delivered, 0) / 60.0 AS delivered_per_second,
+            coalesce(r.acked, 0) / 60.0 AS acked_per_second,
+            (SELECT count(*) FROM ws_consumer w WHERE w.queue_name = q.name)::int AS websocket_consumers,
+            (SELECT count(*) FROM queue_poller p WHERE p.queue_name = q.name AND p.seen_at > now() - interval '1 minute')::int AS pollers,
+            ARRAY(SELECT CASE WHEN pm.bucket IS NULL THEN NULL ELSE coalesce(k.depth, 0) END
+                    FROM per_minute pm LEFT JOIN queue_rate k ON k.queue_name = q.name AND k.bucket = pm.bucket
+                   ORDER BY pm.minute) AS depth_history
+       FROM queue q CROSS JOIN now_bucket nb
+       LEFT JOIN LATERAL (
+         SELECT sum(x.enqueued) AS enqueued, sum(x.delivered) AS delivered, sum(x.acked) AS acked FROM queue_rate x
+          WHERE x.queue_name = q.name AND x.bucket >= nb.b - interval '60 seconds' AND x.bucket < nb.b) r ON true
+      ORDER BY q.name`,
+    [new Date(currentBucketMs).toISOString()],
+  );
+  return rows.map((row) => ({
+    ...row,
+    enqueued_per_second: Number(row.enqueued_per_second),
+    delivered_per_second: Number(row.delivered_per_second),
+    acked_per_second: Number(row.acked_per_second),
+  }));
+}

@@ -1,0 +1,53 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { CheckedTarget } from './targets.js';
+
+/** How one POST ended: the status it was answered with, or why there was none. */
+export type PostOutcome = { status: number } | { failure: 'timeout' | 'network' };
+
+/**
+ * POSTs `body` to the checked target: connects to the address that was checked (never resolving
+ * the name again), verifies TLS against the URL's host name, follows no redirect (a 3xx is an
+ * answer like any other non-2xx), reads and discards at most a little of the answer, and gives up
+ * after `timeoutMs` in all.
+ */
+export function post(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<PostOutcome> {
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const client = target.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: PostOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(outcome);
+    };
+    const request = client.request(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        agent: false,
+        signal,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > 64 * 1024) finish({ status: response.statusCode ?? 0 });
+        });
+        response.on('end', () => finish({ status: response.statusCode ?? 0 }));
+        response.on('error', () => finish({ status: response.statusCode ?? 0 }));
+      },
+    );
+    const timer = setTimeout(() => finish({ failure: 'timeout' }), timeoutMs);
+    request.on('error', () => finish({ failure: 'network' }));
+    request.end(body);
+  });
+}

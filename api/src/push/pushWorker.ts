@@ -1,0 +1,232 @@
+import { BrokerError } from '../errors.js';
+import { withTransaction, type Pool } from '../db/pool.js';
+import { messageClaim, messageUnclaim } from '../db/queries/messageClaim.js';
+import type { MessageRow } from '../db/queries/messageRow.js';
+import { pushClaimLock, pushEndpointsAll, pushInFlight, type PushEndpointSealed } from '../db/queries/pushEndpoint.js';
+import type { PushConfig } from '../config.js';
+import type { Settler } from '../broker/settle.js';
+import { backoffDelayMs } from '../lifecycle/backoff.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Service, ServiceHealth } from '../lifecycle/service.js';
+import { MAKES_CLAIMABLE, transitionsOf, type Changes, type Transition } from '../realtime/changes.js';
+import { post, type PostOutcome } from './deliver.js';
+import { decryptSecret, signatureHeader } from './secrets.js';
+import { PushTargets, TargetRefused } from './targets.js';
+
+/** Every pusher's lease holder starts with this; the in-flight bound counts them on every instance. */
+export const PUSH_HOLDER_PREFIX = 'push:';
+/** How often each instance looks for claimable messages on push queues (other instances' commits). */
+const TICK_MS = 200;
+/** How often it reads the endpoints again (set, changed, cleared or rotated on any instance). */
+const ENDPOINTS_MS = 2_000;
+const MAX_BACKOFF_SECONDS = 900;
+
+export interface PushWorkerDeps {
+  pool: Pool;
+  settler: Settler;
+  changes: Changes;
+  config: PushConfig;
+  instanceId: string;
+  /** Where pushes may go; checked again before every delivery. */
+  targets: PushTargets;
+  logError: (message: string, error?: unknown) => void;
+}
+
+/** The message as the endpoint receives it: the contract's Message, without lease details. */
+const bodyOf = (row: MessageRow) =>
+  JSON.stringify({
+    message_id: row.id,
+    queue: row.queue_name,
+    topic: row.topic_name,
+    payload: row.payload,
+    headers: row.headers,
+    published_at: row.published_at.toISOString(),
+    retry_count: row.retry_count,
+  });
+
+/**
+ * Delivers the messages of queues that have a push endpoint, from every instance. A message is
+ * claimed with the normal claim and a lease of the queue's ack timeout (so two instances never
+ * post the same lease, and a crashed instance's deliveries are redelivered when the lease runs
+ * out); 2xx acks it, anything else (another status, a redirect, a timeout, a refused target)
+ * nacks it with exponential backoff and jitter, and the queue's max_retries send it to the
+ * dead-letter queue. At most max_in_flight messages per endpoint are out at once, across all
+ * instances: claims for one queue take turns under an advisory lock and count what pushers hold.
+ * Without MINIQUEUE_PUSH_SECRET_KEY no endpoint can exist and the worker does nothing.
+ */
+export class PushWorker implements Service {
+  readonly name = 'push-worker';
+  private readonly life = new Lifecycle(this.name);
+  private readonly holder: { holder: string; consumerId: string; queues: null };
+  private endpoints = new Map<string, PushEndpointSealed>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly deliveries = new Set<Promise<void>>();
+  /** Aborted when a stop begins: posts in flight end, their messages go back. */
+  private aborts = new AbortController();
+  private ticking = false;
+  private again = false;
+
+  constructor(private readonly deps: PushWorkerDeps) {
+    const holder = `${PUSH_HOLDER_PREFIX}${deps.instanceId}`;
+    this.holder = { holder, consumerId: `push@${deps.instanceId.slice(0, 8)}`, queues: null };
+  }
+
+  start = () =>
+    this.life.start(async () => {
+      if (!this.deps.config.secretKey) return;
+      this.aborts = new AbortController();
+      await this.refresh();
+      this.life.timers.every(ENDPOINTS_MS, () => void this.refresh());
+      this.life.timers.every(TICK_MS, () => this.wake());
+      this.deps.changes.on('transitions', this.onTransitions);
+      this.wake();
+    });
+
+  stop = () =>
+    this.life.stop(async () => {
+      this.deps.changes.off('transitions', this.onTransitions);
+      this.aborts.abort();
+      await Promise.allSettled([...this.deliveries]);
+    });
+
+  health(): ServiceHealth {
+    return this.life.health();
+  }
+
+  /** Deliveries in progress on this instance (for tests and health). */
+  get active(): number {
+    return this.deliveries.size;
+  }
+
+  /** This instance's own commits made messages claimable on a push queue: look at once. */
+  private readonly onTransitions = (transitions: Transition[]) => {
+    if (transitions.some((t) => MAKES_CLAIMABLE.has(t.event) && this.endpoints.has(t.queue))) this.wake();
+  };
+
+  /** Reads the endpoints again now, rather than at the next ENDPOINTS_MS (tests; an endpoint just set here). */
+  async refresh(): Promise<void> {
+    try {
+      this.endpoints = new Map((await pushEndpointsAll(this.deps.pool)).map((endpoint) => [endpoint.queue_name, endpoint]));
+      this.life.report(undefined);
+    } catch (error) {
+      this.life.report('could not read the push endpoints');
+      this.deps.logError('push endpoints could not be read', error);
+    }
+  }
+
+  /** One pass at a time; a wake-up during a pass makes another pass right after it. */
+  private wake(): void {
+    if (this.life.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    void this.pass().finally(() => {
+      this.ticking = false;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async pass(): Promise<void> {
+    for (const endpoint of this.endpoints.values()) {
+      if (this.life.stopped) return;
+      const free = endpoint.max_in_flight - (this.inFlight.get(endpoint.queue_name) ?? 0);
+      if (free <= 0) continue;
+      try {
+        for (const row of await this.claim(endpoint, free)) this.track(endpoint, row);
+      } catch (error) {
+        this.deps.logError(`push claim on ${endpoint.queue_name} failed`, error);
+      }
+    }
+  }
+
+  private claim(endpoint: PushEndpointSealed, free: number): Promise<MessageRow[]> {
+    return withTransaction(this.deps.pool, async (client) => {
+      await pushClaimLock(client, endpoint.queue_name);
+      const held = await pushInFlight(client, endpoint.queue_name, PUSH_HOLDER_PREFIX);
+      const limit = Math.min(free, endpoint.max_in_flight - held);
+      if (limit <= 0) return [];
+      const rows = await messageClaim(client, [{ queue: endpoint.queue_name, holder: this.holder.holder, consumerId: this.holder.consumerId, limit }]);
+      return rows;
+    }).then((rows) => {
+      if (rows.length > 0) this.deps.changes.committed(transitionsOf('CONSUMED', rows.map((row) => ({ queue: row.queue_name, id: row.id }))));
+      return rows;
+    });
+  }
+
+  private track(endpoint: PushEndpointSealed, row: MessageRow): void {
+    const queue = endpoint.queue_name;
+    this.inFlight.set(queue, (this.inFlight.get(queue) ?? 0) + 1);
+    const delivery = this.deliver(endpoint, row)
+      .catch((error: unknown) => this.deps.logError(`push delivery on ${queue} failed`, error))
+      .finally(() => {
+        this.inFlight.set(queue, (this.inFlight.get(queue) ?? 1) - 1);
+        this.deliveries.delete(delivery);
+        this.wake();
+      });
+    this.deliveries.add(delivery);
+  }
+
+  private async deliver(endpoint: PushEndpointSealed, row: MessageRow): Promise<void> {
+    const outcome = await this.post(endpoint, row);
+    if (this.aborts.signal.aborted) {
+      // Stopping: the message goes straight back, its retry count untouched (it may have arrived).
+      await messageUnclaim(this.deps.pool, [row.id], this.holder.holder);
+      return;
+    }
+    try {
+      if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
+        await this.deps.settler.ackOne(row.id, this.holder);
+      } else {
+        const reason = pushFailureReason(outcome);
+        await this.deps.settler.nackOne(row.id, this.holder, { requeue: true, delaySeconds: this.backoffSeconds(row.retry_count), reason });
+      }
+    } catch (error) {
+      // A 409 or 404: the lease ran out meanwhile and the message was redelivered (or purged), so
+      // there is nothing to settle. Anything else leaves the lease to run out, and it comes back.
+      if (!(error instanceof BrokerError && error.status < 500)) this.deps.logError(`push settle on ${endpoint.queue_name} failed`, error);
+    }
+  }
+
+  private async post(endpoint: PushEndpointSealed, row: MessageRow): Promise<PostOutcome | { failure: 'refused' }> {
+    let target;
+    try {
+      target = await this.deps.targets.check(endpoint.url);
+    } catch (error) {
+      if (error instanceof TargetRefused) return { failure: 'refused' };
+      throw error;
+    }
+    const key = this.deps.config.secretKey as Buffer;
+    const secrets = [endpoint.secret_sealed, endpoint.previous_secret_sealed]
+      .filter((sealed): sealed is string => sealed !== null)
+      .map((sealed) => decryptSecret(key, endpoint.queue_name, sealed));
+    const body = bodyOf(row);
+    const headers = {
+      'user-agent': 'MiniQueue-Push',
+      'miniqueue-signature': signatureHeader(secrets, Math.floor(Date.now() / 1000), body),
+      'miniqueue-message-id': row.id,
+      'miniqueue-delivery-attempt': String(row.retry_count + 1),
+    };
+    const timeoutMs = Math.min(endpoint.timeout_seconds, endpoint.ack_timeout_seconds) * 1000;
+    return post(target, headers, body, timeoutMs, this.aborts.signal);
+  }
+
+  /** Exponential with jitter (the upper half of a doubling ceiling), in whole seconds for the nack. */
+  private backoffSeconds(retryCount: number): number {
+    const first = this.deps.config.backoffSeconds;
+    if (first === 0) return 0;
+    const ms = backoffDelayMs(retryCount, { firstMs: first * 1000, maxMs: MAX_BACKOFF_SECONDS * 1000 });
+    return Math.min(MAX_BACKOFF_SECONDS, Math.max(1, Math.round(ms / 1000)));
+  }
+}
+
+/** What a dead letter of a push queue says about its last delivery: the endpoint's answer, or why there was none. */
+function pushFailureReason(outcome: PostOutcome | { failure: 'refused' }): string {
+  if ('status' in outcome) return `push endpoint answered ${outcome.status}`;
+  if (outcome.failure === 'refused') return 'push target refused (address not allowed)';
+  return `push delivery failed (${outcome.failure})`;
+}

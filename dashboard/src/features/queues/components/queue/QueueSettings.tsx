@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import type { Queue } from '@miniqueue/sdk';
+import { useSession } from '../../../../app/session';
+import { formatAge } from '../../../../lib/format';
+import { Button } from '../../../../lib/ui/Button';
+import { TextField } from '../../../../lib/ui/Field';
+import { FormFailure } from '../../../../lib/ui/FormFailure';
+import { Notice } from '../../../../lib/ui/States';
+import { useSubmit } from '../../../../lib/useSubmit';
+import { formOf, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
+
+const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
+
+/** A queue's settings: read by everyone, changed by admins. */
+export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queue: Queue) => void }) {
+  const { admin } = useSession();
+  if (!admin) {
+    return (
+      <dl className="grid gap-3 text-sm sm:grid-cols-3" data-testid="queue-settings">
+        <Setting label="Ack timeout">{formatAge(queue.ack_timeout_seconds)}</Setting>
+        <Setting label="Max retries">{queue.max_retries}</Setting>
+        <Setting label="Acked retention">{retentionText(queue.acked_retention_hours)}</Setting>
+      </dl>
+    );
+  }
+  return <SettingsEditor queue={queue} onSaved={onSaved} />;
+}
+
+function Setting({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="font-medium text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Queue) => void }) {
+  const { mq } = useSession();
+  const [form, setForm] = useState<SettingsForm>(() => formOf(queue));
+  const [problems, setProblems] = useState<SettingsProblems>({});
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setForm(formOf(queue)), [queue]);
+  // Edited at all, valid or not: saving an invalid value says what is wrong with it.
+  const initial = formOf(queue);
+  const changed = (Object.keys(form) as (keyof SettingsForm)[]).some((field) => form[field].trim() !== initial[field]);
+
+  const submission = useSubmit(() => saveSettings(mq, queue.name, settingsChanges(queue, form).changes), {
+    validate: () => {
+      const found = settingsChanges(queue, form).problems;
+      setProblems(found);
+      return Object.keys(found).length === 0;
+    },
+    onSuccess: (updated) => {
+      setSaved(true);
+      onSaved(updated);
+    },
+  });
+  const edit = (field: keyof SettingsForm) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    setSaved(false);
+    setForm({ ...form, [field]: event.target.value });
+  };
+
+  return (
+    <form aria-label="Queue settings" onSubmit={submission.onSubmit} noValidate className="space-y-3" data-testid="queue-settings">
+      <div className="grid gap-3 sm:grid-cols-3 xl:grid-cols-1">
+        <TextField label="Ack timeout (seconds)" inputMode="numeric" value={form.ackTimeoutSeconds} onChange={edit('ackTimeoutSeconds')} error={problems.ackTimeoutSeconds} hint="Lease of a claimed message; new leases only." />
+        <TextField label="Max retries" inputMode="numeric" value={form.maxRetries} onChange={edit('maxRetries')} error={problems.maxRetries} hint="Redeliveries before it goes dead." />
+        <TextField label="Acked retention (hours)" inputMode="numeric" value={form.ackedRetentionHours} onChange={edit('ackedRetentionHours')} error={problems.ackedRetentionHours} placeholder="broker default" hint="Empty: the broker's default; 0 keeps none." />
+      </div>
+      <FormFailure failure={submission.failure} />
+      {saved && !changed && <Notice>Settings saved.</Notice>}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" disabled={!changed || submission.busy} onClick={() => setForm(formOf(queue))}>
+          Undo changes
+        </Button>
+        <Button type="submit" busy={submission.busy} disabled={!changed}>
+          Save settings
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import type { ReactNode } from 'react';
+import type { QueueStats } from '@miniqueue/sdk';
+import { formatRate } from '../../../lib/chart';
+import { formatAge, formatCount } from '../../../lib/format';
+import { Link } from '../../../lib/router';
+import { Sparkline } from '../../../lib/ui/Sparkline';
+import { STATUS_COLOURS } from '../../../lib/ui/Status';
+import { COUNT_COLUMNS } from './columns';
+
+export type QueueSortKey = 'queue' | 'pending' | 'unacked' | 'dead' | 'enqueued' | 'delivered' | 'acked' | 'consumers' | 'oldest';
+
+export interface QueueColumn {
+  key: QueueSortKey | 'depth';
+  label: string;
+  /** Where there is room for more words (the cards on narrow screens). */
+  longLabel?: string;
+  /** What the header means, for a tooltip and screen readers. */
+  meaning?: string;
+  /** The number (or name) sorted by; columns without one cannot be sorted. */
+  value?: (row: QueueStats) => number | string;
+  render: (row: QueueStats) => ReactNode;
+  align?: 'left' | 'right';
+}
+
+export const queueHref = (queue: string) => `/queues/${encodeURIComponent(queue)}`;
+
+const consumers = (row: QueueStats) => row.websocket_consumers + row.pollers;
+const muted = (value: number) => (value > 0 ? 'text-slate-800' : 'text-slate-300');
+
+const rateColumn = (key: 'enqueued' | 'delivered' | 'acked', label: string, meaning: string, field: 'enqueued_per_second' | 'delivered_per_second' | 'acked_per_second'): QueueColumn => ({
+  key,
+  label,
+  meaning,
+  value: (row) => row[field],
+  render: (row) => <span className={`tabular-nums ${muted(row[field])}`}>{formatRate(row[field])}</span>,
+});
+
+/** The queue list's columns, in order: who it is, how much waits, how fast it moves, who serves it. */
+export const QUEUE_COLUMNS: QueueColumn[] = [
+  {
+    key: 'queue',
+    label: 'Queue',
+    value: (row) => row.queue,
+    align: 'left',
+    render: (row) => (
+      <span className="block min-w-0">
+        <Link href={queueHref(row.queue)} className="break-all font-medium text-indigo-700 hover:underline">
+          {row.queue}
+        </Link>
+        <span className="block truncate text-xs text-slate-500">topic {row.topic}</span>
+      </span>
+    ),
+  },
+  ...COUNT_COLUMNS.filter((column) => column.key !== 'acked').map(
+    (column): QueueColumn => ({
+      key: column.key,
+      label: column.label,
+      value: (row) => row[column.key],
+      render: (row) => (
+        <span data-column={column.key} className={`font-semibold tabular-nums ${row[column.key] > 0 ? STATUS_COLOURS[column.status].text : 'text-slate-300'}`}>
+          {formatCount(row[column.key])}
+        </span>
+      ),
+    }),
+  ),
+  rateColumn('enqueued', 'In/s', 'Copies stored in this queue per second, over the last minute', 'enqueued_per_second'),
+  rateColumn('delivered', 'Delivered/s', 'Messages claimed by consumers per second, over the last minute', 'delivered_per_second'),
+  rateColumn('acked', 'Acked/s', 'Messages acknowledged per second, over the last minute', 'acked_per_second'),
+  {
+    key: 'consumers',
+    label: 'Consumers',
+    meaning: 'Open consumer WebSockets, plus consumers that polled in the last minute',
+    value: consumers,
+    render: (row) => (
+      <span className={`tabular-nums ${muted(consumers(row))}`} title={`${row.websocket_consumers} WebSocket, ${row.pollers} polling`} data-column="consumers">
+        {consumers(row)}
+      </span>
+    ),
+  },
+  {
+    key: 'oldest',
+    label: 'Oldest',
+    longLabel: 'Oldest pending',
+    meaning: 'How long the oldest pending message has waited',
+    value: (row) => (row.pending > 0 ? row.oldest_pending_age_seconds : 0),
+    render: (row) => <span className="tabular-nums text-slate-600">{row.pending > 0 ? formatAge(row.oldest_pending_age_seconds) : '—'}</span>,
+  },
+  {
+    key: 'depth',
+    label: 'Depth, 1 h',
+    meaning: 'Pending messages at the end of each minute of the last hour',
+    render: (row) => <Sparkline values={row.depth_history} label={`Pending messages of ${row.queue} over the last hour`} />,
+  },
+];
