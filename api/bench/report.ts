@@ -94,9 +94,10 @@ function walLines(results: BenchResults): string[] {
 
 function extras(results: BenchResults): string[] {
   const lines: string[] = [];
-  const fanOut = find(results, 'fan_out');
-  if (fanOut) {
-    lines.push(`fan-out: ${int(fanOut.messages)} messages published, ${int(fanOut.extra.copies)} copies stored (${int(fanOut.extra.copies / fanOut.seconds)} copies/s)`);
+  for (const id of ['fan_out', 'fan_out_20', 'fan_out_20_filtered']) {
+    const fanOut = find(results, id);
+    if (!fanOut) continue;
+    lines.push(`${fanOut.label}: ${int(fanOut.messages)} messages published, ${int(fanOut.extra.copies)} copies stored (${int(fanOut.extra.copies / fanOut.seconds)} copies/s)`);
   }
   const monitor = find(results, 'consume_ack_monitor');
   if (monitor) lines.push(`monitor socket: ${int(monitor.extra.frames)} frames, ${int(monitor.extra.bytes)} bytes received during the workload`);

@@ -17,6 +17,9 @@ export const BASELINE: Record<string, string> = {
   consume_ack_monitor: 'consume_ack_no_monitor',
   consume_ack_pending: 'consume_ack_pending_empty',
   consume_ack_history: 'consume_ack_history_empty',
+  fan_out_20_filtered: 'fan_out_20',
+  publish_single_ordered: 'publish_single',
+  consume_ack_ordered: 'consume_ack',
 };
 
 export function find(results: Pick<BenchResults, 'workloads'>, id: string): Measurement | undefined {

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'validation_failed',
   'unknown_scope',
   'signin_state_invalid',
+  'ordering_key_required',
   'push_target_refused',
   // 401
   'unauthenticated',

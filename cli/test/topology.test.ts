@@ -64,7 +64,7 @@ describe('queues', () => {
     await admin('topics:create', 'stock');
     const created = json(await admin('queues:create', 'stock-queue', '-t', 'stock', '--ack-timeout', '120', '--max-retries', '10', '--json'));
     expect(created).toMatchObject({ name: 'stock-queue', topic_name: 'stock', ack_timeout_seconds: 120, max_retries: 10 });
-    expect(Object.keys(created).sort()).toEqual(['ack_timeout_seconds', 'acked_retention_hours', 'created_at', 'max_retries', 'name', 'topic_name']);
+    expect(Object.keys(created).sort()).toEqual(['ack_timeout_seconds', 'acked_retention_hours', 'created_at', 'max_retries', 'name', 'require_ordering_key', 'topic_name']);
 
     const defaults = await admin('queues:create', 'stock-defaults', '--topic', 'stock');
     expect(defaults.stdout).toBe('Created queue stock-defaults on topic stock (ack timeout 30s, max retries 5).\n');

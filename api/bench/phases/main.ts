@@ -5,6 +5,7 @@ import { watchMonitor } from '../scenarios/monitor.js';
 import { consumeAck, publishBatch, publishSingle, receiveAck, seed } from '../scenarios/throughput.js';
 import { createKeys, createTopic, purge } from '../scenarios/topology.js';
 import { wakeUpLatencies } from '../scenarios/wakeup.js';
+import { orderingAndFilterWorkloads } from './orderingFilters.js';
 
 /**
  * The everyday workloads, on one broker and the database the references ran in: publish (single,
@@ -46,6 +47,7 @@ export async function runMainPhase(
       return { ...result, extra: { copies: result.copies } };
     }));
     for (const queue of fanOutQueues) await purge(a.admin, queue);
+    workloads.push(...(await orderingAndFilterWorkloads(context, a)));
 
     // Top the queues up to the consumer workloads' counts (what the publish workloads left there).
     await seed(a.publisher, 'bench.single', Math.max(0, config.consumeAck.count - single.messages));

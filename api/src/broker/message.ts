@@ -14,6 +14,7 @@ export interface Message {
   consumer_id: string | null;
   unacked_at: string | null;
   lease_expires_at: string | null;
+  ordering_key: string | null;
   /** DEAD messages of listings only. */
   dead_at?: string;
   dead_reason?: NonNullable<MessageRow['dead_reason']>;
@@ -37,6 +38,7 @@ export function toMessage(row: MessageRow): Message {
     consumer_id: row.consumer_id,
     unacked_at: iso(row.unacked_at),
     lease_expires_at: iso(row.lease_expires_at),
+    ordering_key: row.ordering_key,
     ...death,
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { messagePublish, type PublishedRow, type PublishRowItem } from '../db/queries/messagePublish.js';
@@ -11,6 +11,7 @@ export interface PublishItem {
   payload: string;
   headers: Record<string, string>;
   delaySeconds: number;
+  orderingKey?: string;
   idempotencyKey?: string;
 }
 
@@ -26,10 +27,12 @@ interface Single {
   item: PublishItem;
 }
 
-/** What a repeat of an idempotency key must match: topic, payload and headers. */
+/** What a repeat of an idempotency key must match: topic, payload, headers and ordering key. */
 export function requestHash(topic: string, item: PublishItem): string {
   const headers = Object.keys(item.headers).sort().map((name) => [name, item.headers[name]]);
-  return createHash('sha256').update(JSON.stringify([topic, item.payload, headers])).digest('base64url');
+  // Without an ordering key the hash is what it always was, so keys stored before still match.
+  const content = item.orderingKey === undefined ? [topic, item.payload, headers] : [topic, item.payload, headers, item.orderingKey];
+  return createHash('sha256').update(JSON.stringify(content)).digest('base64url');
 }
 
 const keyConflict = (key: string) =>
@@ -37,12 +40,17 @@ const keyConflict = (key: string) =>
 /** A key belongs to its publisher: (owner, key) names it. */
 const keyIdentity = (row: PublishRowItem) => (row.idempotency ? `${row.idempotency.owner}\n${row.idempotency.key}` : undefined);
 const noTopic = (topic: string) => new NotFoundError('topic_not_found', `No topic found with the name ${topic}`);
+const keyRequired = (topic: string) =>
+  new ValidationError(`A queue bound to topic ${topic} requires an ordering_key; nothing was stored`, [
+    { field: 'ordering_key', message: 'is required by a queue this message would go to' },
+  ], 'ordering_key_required');
 
 const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowItem => ({
   topic,
   payload: item.payload,
   headers: item.headers,
   delaySeconds: item.delaySeconds,
+  orderingKey: item.orderingKey,
   idempotency: item.idempotencyKey === undefined ? undefined : { owner, key: item.idempotencyKey, hash: requestHash(topic, item) },
 });
 
@@ -103,8 +111,9 @@ export class Publisher {
     };
     const sent = rowItems.map((_, index) => index).filter((index) => firstIndex(index) === index);
     const publishAll = async (db: Queryable) => {
-      const rows = await messagePublish(db, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours);
+      const rows = await messagePublish(db, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours, true);
       if (!rows.every((row) => row.topic_exists)) throw noTopic(topic);
+      if (rows.some((row) => row.refused)) throw keyRequired(topic);
       const taken = await this.takenKeys(db, sent.map((index) => rowItems[index]), rows);
       // Every repeat must match its earlier publish, else the whole batch is undone (thrown inside).
       const outcomes = new Map(
@@ -153,6 +162,7 @@ export class Publisher {
       const own = bySent.get(firstIndex) as PublishedRow;
       try {
         if (!own.topic_exists) return noTopic(requests[index].topic);
+        if (own.refused) return keyRequired(requests[index].topic);
         const key = row.idempotency?.key as string;
         if (!own.stored) return repeatOf(taken.get(id as string), requests[index].topic, row.idempotency?.hash as string, key);
         if (firstIndex === index) return { message_ids: own.message_ids, queues: own.queues, duplicate: false };

@@ -13,6 +13,7 @@ import {
 } from '../db/queries/messageSettle.js';
 import { transitionsOf, type Changes } from '../realtime/changes.js';
 import { GroupCommit, type BatchResult } from './groupCommit.js';
+import { afterAdvance } from './ordering.js';
 
 export type { Holder };
 
@@ -106,8 +107,9 @@ export class Settler {
 
   private async ackBatch(requests: AckRequest[]): Promise<BatchResult<AckManyResult>[]> {
     const items = requests.flatMap((request, ref) => request.ids.map((id) => ({ ref, id, holder: request.holder })));
-    const rows = await messageAck(this.deps.pool, items, this.deps.ackedRetentionHours);
+    const { own: rows, advanced } = await messageAck(this.deps.pool, items, this.deps.ackedRetentionHours);
     this.deps.changes.committed(transitionsOf('ACKED', rows.map((row) => ({ queue: row.queue_name, id: row.id }))));
+    await afterAdvance(this.deps.pool, this.deps.changes, advanced);
     const ackedBy = new Map<number, Map<string, AckedRow>>();
     for (const row of rows) {
       if (!ackedBy.has(row.ref)) ackedBy.set(row.ref, new Map());
@@ -133,11 +135,12 @@ export class Settler {
   }
 
   private async nackBatch(requests: NackRequest[]): Promise<BatchResult<ReturnedRow>[]> {
-    const rows = await messageNack(
+    const { own: rows, advanced } = await messageNack(
       this.deps.pool,
       requests.map((request, ref) => ({ ref, ...request })),
     );
     announceLeftLease(this.deps.changes, rows, 'NACKED', 'NACKED_DEAD');
+    await afterAdvance(this.deps.pool, this.deps.changes, advanced);
     const byRef = new Map(rows.map((row) => [row.ref, row]));
     const missed = requests.filter((_, ref) => !byRef.has(ref)).map((request) => request.id);
     const states = missed.length > 0 ? new Map((await messageFindState(this.deps.pool, missed)).map((s) => [s.id, s])) : new Map();

@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../errors.js';
+import type { HeaderFilter } from './filter.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { topicDelete, topicInsert, topicListWithQueues } from '../db/queries/topic.js';
@@ -21,10 +22,18 @@ export interface QueueView {
   max_retries: number;
   /** null: the broker's default (MINIQUEUE_ACKED_RETENTION_HOURS). */
   acked_retention_hours: number | null;
+  require_ordering_key: boolean;
+  /** Absent: every message of the topic. */
+  filter?: HeaderFilter;
   created_at: string;
 }
 
-const toQueueView = (row: QueueRow): QueueView => ({ ...row, created_at: row.created_at.toISOString() });
+/** `filter` is left out when the queue has none, as the contract says. */
+const toQueueView = ({ filter, ...row }: QueueRow): QueueView => ({
+  ...row,
+  ...(filter === null ? {} : { filter }),
+  created_at: row.created_at.toISOString(),
+});
 const noQueue = (name: string) => new NotFoundError('queue_not_found', `No queue found with the name ${name}`);
 
 export async function createTopic(db: Queryable, name: string) {
@@ -86,6 +95,8 @@ export async function deleteQueue(pool: Pool, name: string): Promise<void> {
 
 export async function purgeQueue(pool: Pool, name: string) {
   return withTransaction(pool, async (tx) => {
+    // As for a delete: no publish in flight may leave a message whose ordering group was purged.
+    await messageTablesLockWriters(tx);
     if (!(await queueGet(tx, name))) throw noQueue(name);
     return { queue: name, purged: await queueMessagesDelete(tx, name) };
   });

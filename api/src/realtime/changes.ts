@@ -9,10 +9,12 @@ export type TransitionEvent =
   | 'NACKED_DEAD'
   | 'REDELIVERED'
   | 'EXPIRED_DEAD'
-  | 'REPLAYED';
+  | 'REPLAYED'
+  // The next message of an ordering key, claimable now that the one before it left (no monitor event).
+  | 'UNBLOCKED';
 
 /** Transitions after which messages are PENDING again: claimable now or at `availableAt`. */
-export const MAKES_CLAIMABLE: ReadonlySet<TransitionEvent> = new Set(['PUBLISHED', 'NACKED', 'REDELIVERED', 'REPLAYED']);
+export const MAKES_CLAIMABLE: ReadonlySet<TransitionEvent> = new Set(['PUBLISHED', 'NACKED', 'REDELIVERED', 'REPLAYED', 'UNBLOCKED']);
 
 /** Messages of one queue that made one transition in one committed statement. */
 export interface Transition {

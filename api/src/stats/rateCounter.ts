@@ -17,6 +17,8 @@ const COUNTED: Record<TransitionEvent, QueueCount[]> = {
   REDELIVERED: ['redelivered'],
   EXPIRED_DEAD: ['dead'],
   REPLAYED: ['replayed'],
+  // The next message of an ordering key made claimable: it was counted when it was enqueued.
+  UNBLOCKED: [],
 };
 
 export interface QueueBucketCounts extends QueueCounts {

@@ -17,6 +17,10 @@ const WORKLOADS = [
   'publish_single',
   'publish_batch',
   'fan_out',
+  'fan_out_20',
+  'fan_out_20_filtered',
+  'publish_single_ordered',
+  'consume_ack_ordered',
   'consume_ack',
   'receive_ack',
   'consume_ack_no_monitor',
@@ -72,6 +76,13 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(Object.keys(results.references).sort()).toEqual([...REFERENCES].sort());
     for (const id of REFERENCES) expect(results.references[id as keyof BenchResults['references']]?.rate, id).toBeGreaterThan(0);
     expect(results.workloads.find((workload) => workload.id === 'fan_out')!.extra.copies).toBeGreaterThan(0);
+    // Every filtered queue matches the bench's messages: as many copies as without filters.
+    const copiesPerMessage = (id: string) => {
+      const workload = results.workloads.find((candidate) => candidate.id === id)!;
+      return workload.extra.copies / workload.messages;
+    };
+    expect(copiesPerMessage('fan_out_20_filtered')).toBe(20);
+    expect(copiesPerMessage('fan_out_20')).toBe(20);
     expect(results.workloads.find((workload) => workload.id === 'consume_ack_monitor')!.extra.frames).toBeGreaterThan(0);
 
     expect(results.wakeUp).not.toBeNull();

@@ -25,17 +25,19 @@ export interface FilePublishResult {
 interface Common {
   headers?: Record<string, string>;
   delaySeconds?: number;
+  orderingKey?: string;
 }
 
 export default class Publish extends BrokerCommand<typeof Publish> {
   static summary = 'Publish a message to a topic, or a JSON-lines file of messages.';
 
-  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in batches of ${BATCH_SIZE} (each batch all or nothing) with a progress bar. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing.`;
+  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in batches of ${BATCH_SIZE} (each batch all or nothing) with a progress bar. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order).`;
 
   static examples = [
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":42}'`,
     `echo '{"orderId":43}' | <%= config.bin %> <%= command.id %> order.placed --header content-type=application/json`,
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":44}' --idempotency-key order-44 --delay 60`,
+    `<%= config.bin %> <%= command.id %> order.placed '{"orderId":45,"status":"paid"}' --ordering-key order-45`,
     '<%= config.bin %> <%= command.id %> order.placed --file orders.jsonl --idempotency-key import-2026-11-29',
   ];
 
@@ -49,6 +51,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     header: Flags.string({ char: 'H', summary: 'A header, name=value; repeat for several.', multiple: true, multipleNonGreedy: true }),
     'idempotency-key': Flags.string({ char: 'k', summary: 'Store the message at most once for this key (with --file: KEY:<line number>).' }),
     delay: Flags.integer({ summary: 'Seconds before the message can be consumed (0-900).', min: 0, max: 900 }),
+    'ordering-key': Flags.string({ summary: 'Deliver messages of this key one at a time, in publish order, in each queue.' }),
     progress: Flags.boolean({ summary: 'Show a progress bar for --file. Default: when stderr is a terminal.', allowNo: true }),
   };
 
@@ -56,7 +59,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     const { topic, payload } = this.args;
     const { file } = this.flags;
     if (file !== undefined && payload !== undefined) throw new Failure('Give a payload or --file, not both', null, EXIT.usage);
-    const common: Common = { headers: parseHeaders(this.flags.header), delaySeconds: this.flags.delay };
+    const common: Common = { headers: parseHeaders(this.flags.header), delaySeconds: this.flags.delay, orderingKey: this.flags['ordering-key'] };
     if (file !== undefined) return this.publishFile(topic, file, common);
     return this.publishOne(topic, payload ?? (await this.payloadFromStdin()), common);
   }

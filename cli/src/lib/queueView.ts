@@ -11,6 +11,8 @@ export function renderQueue(queue: Queue): string {
     ['ack timeout', `${queue.ack_timeout_seconds}s`],
     ['max retries', String(queue.max_retries)],
     ['acked retention', retention],
+    ['filter', queue.filter ? JSON.stringify(queue.filter) : 'none (every message)'],
+    ['ordering key', queue.require_ordering_key ? 'required' : 'optional'],
     ['created', formatTime(queue.created_at)],
   ]);
 }

@@ -24,12 +24,19 @@ export interface PublishOptions extends CallOptions {
   headers?: Record<string, string>;
   /** Seconds (0..900) before the message becomes claimable. */
   delaySeconds?: number;
+  /**
+   * Messages with the same ordering key are delivered one at a time, in publish order, in each
+   * queue: the next is claimable once the one before was acked or went to the dead letters.
+   */
+  orderingKey?: string;
 }
 
 export interface BatchMessage {
   payload: string;
   headers?: Record<string, string>;
   delaySeconds?: number;
+  /** As PublishOptions.orderingKey; items of one key are delivered in the batch's order. */
+  orderingKey?: string;
   /** Default: a fresh key per message, so a retried batch is stored once; `null` sends none. */
   idempotencyKey?: string | null;
 }
@@ -59,7 +66,11 @@ const keyOf = (given: string | null | undefined): string | undefined => (given =
 export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
   const idempotencyKey = keyOf(options.idempotencyKey);
   return t.api(MessagesApi).publishMessage(
-    { topic, idempotencyKey, publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds } },
+    {
+      topic,
+      idempotencyKey,
+      publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds, ordering_key: options.orderingKey },
+    },
     t.call(options),
   );
 }
@@ -69,6 +80,7 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     payload: message.payload,
     headers: message.headers,
     delay_seconds: message.delaySeconds,
+    ordering_key: message.orderingKey,
     idempotency_key: keyOf(message.idempotencyKey),
   }));
   return t.api(MessagesApi).publishBatch({ topic, batchPublishRequest: { messages: items } }, t.call(options));

@@ -1,5 +1,6 @@
 import {
   QueuesApi,
+  type HeaderFilter,
   type ListQueueMessagesOrderEnum,
   type Message,
   type MessagePage,
@@ -17,6 +18,10 @@ export interface CreateQueueOptions extends CallOptions {
   ackTimeoutSeconds?: number;
   /** Redeliveries allowed before a message goes to the dead-letter queue, 0..100. Default 5. */
   maxRetries?: number;
+  /** Refuse publishes without an ordering key that this queue would take (400 ordering_key_required). Default false. */
+  requireOrderingKey?: boolean;
+  /** Take only the messages whose headers match, e.g. `{ header: 'region', one_of: ['eu', 'us'] }`. Default: all. */
+  filter?: HeaderFilter;
 }
 
 /** The settings to change; those left out keep their value. */
@@ -27,6 +32,10 @@ export interface QueueChanges {
   maxRetries?: number;
   /** Hours acked messages are kept, 0..8760; null follows the broker's default again. */
   ackedRetentionHours?: number | null;
+  /** Refuse publishes without an ordering key that this queue would take. */
+  requireOrderingKey?: boolean;
+  /** A new header filter; null takes every message of the topic again. */
+  filter?: HeaderFilter | null;
 }
 
 export interface ListMessagesOptions extends CallOptions {
@@ -63,6 +72,8 @@ export function queuesResource(t: Transport) {
           topic_name: topic,
           ack_timeout_seconds: options.ackTimeoutSeconds,
           max_retries: options.maxRetries,
+          require_ordering_key: options.requireOrderingKey,
+          filter: options.filter,
         },
       }),
     /** One queue and its settings (view). */
@@ -73,6 +84,8 @@ export function queuesResource(t: Transport) {
         ack_timeout_seconds: changes.ackTimeoutSeconds,
         max_retries: changes.maxRetries,
         acked_retention_hours: changes.ackedRetentionHours,
+        require_ordering_key: changes.requireOrderingKey,
+        filter: changes.filter,
       };
       return t.api(QueuesApi, options).updateQueue({ queue: name, updateQueueRequest: request });
     },

@@ -1,4 +1,5 @@
 import type { Queryable } from '../pool.js';
+import { APPEND_TO_GROUPS, KEYED_IN_ORDER, PLACED_STATUS } from './orderingGroup.js';
 
 /**
  * Replay from history: copies of a queue's retained acked messages become new PENDING deliveries.
@@ -135,7 +136,9 @@ export interface ReplayCopy {
  * One batch of a locked request: up to `limit` copies, in the order of the originals, as new
  * PENDING messages (new id, retries 0, published now) whose headers name the original, its publish
  * time and the request, and mark the delivery as a redelivery; the cursor moves past them in the
- * same statement. Finished when the batch came out short.
+ * same statement. A copy of a message with an ordering key joins the end of its key's order, as a
+ * publish or a dead-letter replay does (BLOCKED behind what is live of the key). Finished when the
+ * batch came out short.
  */
 export async function historyReplayBatch(
   db: Queryable,
@@ -145,19 +148,23 @@ export async function historyReplayBatch(
 ): Promise<{ copies: ReplayCopy[]; replayed: number; finished: boolean }> {
   const { rows } = await db.query<{ copies: ReplayCopy[] | null; replayed: number; finished: boolean }>(
     `WITH pick AS MATERIALIZED (
-       SELECT m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.published_at, m.available_at
+       SELECT miniqueue_uuidv7() AS copy_id, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers,
+              m.published_at, m.available_at, m.ordering_key
          FROM message_acked m WHERE ${REPLAYABLE}
         ORDER BY m.available_at, m.seq LIMIT $8),
+     ${KEYED_IN_ORDER('pick', 'copy_id')},
+     ${APPEND_TO_GROUPS('keyed')},
      copied AS (
-       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at)
-       SELECT miniqueue_uuidv7(), p.queue_name, p.topic_name, p.payload,
+       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
+                            ordering_key, ordering_pos)
+       SELECT p.copy_id, p.queue_name, p.topic_name, p.payload,
               p.headers || jsonb_build_object(
                 '${REPLAY_OF_HEADER}', p.id::text,
                 'miniqueue-original-published-at', to_json(p.published_at) #>> '{}',
                 'miniqueue-replay-id', $9::uuid::text,
                 'miniqueue-redelivered', 'true'),
-              'PENDING', 0, now(), now()
-         FROM pick p ORDER BY p.available_at, p.seq
+              ${PLACED_STATUS('g')}, 0, now(), now(), p.ordering_key, g.pos
+         FROM pick p LEFT JOIN placed g ON g.id = p.copy_id ORDER BY p.available_at, p.seq
        RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at),
      last AS (SELECT available_at, seq FROM pick ORDER BY available_at DESC, seq DESC LIMIT 1),
      moved AS (

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF } from './messageRow.js';
+import { APPEND_TO_GROUPS, KEYED_IN_ORDER, PLACED_STATUS } from './orderingGroup.js';
 
 export interface ReplayedRow {
   id: string;
@@ -7,15 +8,24 @@ export interface ReplayedRow {
   available_at: string;
 }
 
-/** The rows `d` (from message_dead, deleted) go back to the live table: PENDING, retries reset. */
-const REVIVE = `INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at)
-  SELECT id, seq, queue_name, topic_name, payload, headers, 'PENDING', 0, published_at, now() FROM d
+/**
+ * The rows `d` (from message_dead, deleted) go back to the live table: PENDING, retries reset. A
+ * message with an ordering key goes to the end of its key's order, as if published again: PENDING
+ * when its key has nothing live, else BLOCKED behind the others (positions as in messagePublish).
+ */
+const REVIVE = `${KEYED_IN_ORDER('d', 'id')},
+  ${APPEND_TO_GROUPS('keyed')}
+  INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
+                       ordering_key, ordering_pos)
+  SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, ${PLACED_STATUS('p')},
+         0, d.published_at, now(), d.ordering_key, p.pos
+    FROM d LEFT JOIN placed p ON p.id = d.id
   RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
 
 /** DEAD → PENDING for one message; null when it is not DEAD (or does not exist). */
 export async function messageReplay(db: Queryable, id: string): Promise<ReplayedRow | null> {
   const { rows } = await db.query<ReplayedRow>(
-    `WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *) ${REVIVE}`,
+    `WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *), ${REVIVE}`,
     [id],
   );
   return rows[0] ?? null;
@@ -24,7 +34,7 @@ export async function messageReplay(db: Queryable, id: string): Promise<Replayed
 /** DEAD → PENDING for each of these ids that is DEAD now; the others are not returned. */
 export async function messageReplayIds(db: Queryable, ids: string[]): Promise<ReplayedRow[]> {
   const { rows } = await db.query<ReplayedRow>(
-    `WITH d AS (DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING *) ${REVIVE}`,
+    `WITH d AS (DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING *), ${REVIVE}`,
     [ids],
   );
   return rows;
@@ -68,7 +78,7 @@ const PICK = (filter: DeadSelector) => `pick AS (
 export async function messageReplayMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<ReplayedRow[]> {
   const { rows } = await db.query<ReplayedRow>(
     `WITH ${PICK(filter)},
-          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*)
+          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*),
      ${REVIVE}`,
     [filter.queue ?? null, filter.reason ?? null, limit],
   );

@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool.js';
-import { LEAVE_LEASE, LEFT_LEASE, type ReturnedRow } from './messageSettle.js';
+import { LEAVE_LEASE, LEFT_LEASE, untagLeftLease, type Advanced, type ReturnedRow, type Tagged } from './messageSettle.js';
 
 /**
  * Returns up to `limit` messages whose lease ran out to PENDING (retry_count + 1), or to the
@@ -7,8 +7,8 @@ import { LEAVE_LEASE, LEFT_LEASE, type ReturnedRow } from './messageSettle.js';
  * row, and a row being acked right now is left to the ack. The lease index holds only UNACKED
  * rows, so a pass that finds nothing reads one index page.
  */
-export async function messageExpireLeases(db: Queryable, limit: number): Promise<ReturnedRow[]> {
-  const { rows } = await db.query<ReturnedRow>({
+export async function messageExpireLeases(db: Queryable, limit: number): Promise<{ own: ReturnedRow[]; advanced: Advanced }> {
+  const { rows } = await db.query<Tagged<ReturnedRow>>({
     name: 'message_expire_leases',
     text: `WITH t AS (
        SELECT m.id, 0 AS ref, m.retry_count >= q.max_retries AS dies, 'EXPIRED' AS kind, NULL::text AS reason
@@ -21,5 +21,5 @@ export async function messageExpireLeases(db: Queryable, limit: number): Promise
      ${LEFT_LEASE}`,
     values: [limit],
   });
-  return rows;
+  return untagLeftLease(rows);
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool.js';
-import { DEAD_COLUMNS, MESSAGE_COLUMNS, NO_DEAD_COLUMNS, type MessageRow } from './messageRow.js';
+import { DEAD_COLUMNS, LIVE_STATUS, MESSAGE_COLUMNS, NO_DEAD_COLUMNS, type MessageRow } from './messageRow.js';
 
 /** Where a page starts: after this available_at (microseconds since 1970) and seq, both in digits. */
 export interface Position {
@@ -23,13 +23,17 @@ const WANTS = (status: string) => `($5::text IS NULL OR $5::text = '${status}')`
 const RETAINED = `m.acked_at > now() - make_interval(hours => (SELECT coalesce(q.acked_retention_hours, $6) FROM queue q WHERE q.name = $1))`;
 
 /**
- * The four parts of a queue's listing, each read along an index in the listing's order, each
- * limited to $4: PENDING along the claim index (backwards for newest first), UNACKED (few: one per
- * lease) from the lease index, DEAD and ACKED along their queue indexes. `columns` are selected.
+ * The five parts of a queue's listing, each read along an index in the listing's order, each
+ * limited to $4: PENDING along the claim index (backwards for newest first), BLOCKED (waiting
+ * behind an earlier message of their ordering key, PENDING as the contract knows it) along its
+ * own index, UNACKED (few: one per lease) from the lease index, DEAD and ACKED along their queue
+ * indexes. `columns` are selected.
  */
 function queueParts(order: Order, live: string, dead: string, acked: string): string {
   const tail = `AND ${AFTER[order]} ${ORDER_BY[order]} LIMIT $4`;
   return `(SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status = 'PENDING' AND ${WANTS('PENDING')} ${tail})
+     UNION ALL
+     (SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status = 'BLOCKED' AND ${WANTS('PENDING')} ${tail})
      UNION ALL
      (SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status = 'UNACKED' AND ${WANTS('UNACKED')} ${tail})
      UNION ALL
@@ -61,7 +65,7 @@ export async function messageListPage(db: Queryable, filter: ListFilter): Promis
   const { rows } = await db.query<MessageRow>(
     `SELECT * FROM (${queueParts(
       filter.order,
-      `${MESSAGE_COLUMNS}, m.status, m.lease_expires_at, ${NO_DEAD_COLUMNS}`,
+      `${MESSAGE_COLUMNS}, ${LIVE_STATUS}, m.lease_expires_at, ${NO_DEAD_COLUMNS}`,
       `${MESSAGE_COLUMNS}, 'DEAD' AS status, NULL::timestamptz AS lease_expires_at, ${DEAD_COLUMNS}`,
       `${MESSAGE_COLUMNS}, 'ACKED' AS status, NULL::timestamptz AS lease_expires_at, ${NO_DEAD_COLUMNS}`,
     )}) m ${ORDER_BY[filter.order]} LIMIT $4`,
@@ -108,7 +112,7 @@ export async function messageHeaderScan(
 export async function messageRowsByIds(db: Queryable, queue: string, ids: string[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at, ${NO_DEAD_COLUMNS} FROM message m WHERE m.id = ANY($2::uuid[]) AND m.queue_name = $1
+    `SELECT ${MESSAGE_COLUMNS}, ${LIVE_STATUS}, m.lease_expires_at, ${NO_DEAD_COLUMNS} FROM message m WHERE m.id = ANY($2::uuid[]) AND m.queue_name = $1
      UNION ALL
      SELECT ${MESSAGE_COLUMNS}, 'DEAD', NULL, ${DEAD_COLUMNS} FROM message_dead m WHERE m.id = ANY($2::uuid[]) AND m.queue_name = $1
      UNION ALL

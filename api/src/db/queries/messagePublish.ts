@@ -1,10 +1,13 @@
 import type { Queryable } from '../pool.js';
+import { APPEND_TO_GROUPS } from './orderingGroup.js';
 
 export interface PublishRowItem {
   topic: string;
   payload: string;
   headers: Record<string, string>;
   delaySeconds: number;
+  /** Messages of one key are delivered one at a time, in publish order, per queue. */
+  orderingKey?: string;
   /** With a key: stored only if this statement claims the key (owner, key). */
   idempotency?: { owner: string; key: string; hash: string };
 }
@@ -12,9 +15,11 @@ export interface PublishRowItem {
 export interface PublishedRow {
   /** False: no such topic, nothing stored. */
   topic_exists: boolean;
+  /** True: a queue it would go to requires an ordering key and it has none; nothing stored. */
+  refused: boolean;
   /** False: the idempotency key was already taken (look it up once this statement has committed). */
   stored: boolean;
-  /** One id per bound queue, queues by name. */
+  /** One id per bound queue whose filter matched, queues by name. */
   message_ids: string[];
   queues: string[];
   /** When the copies become claimable, as PostgreSQL writes it (microseconds). */
@@ -30,33 +35,51 @@ export interface PublishedRow {
  * One statement for a whole group of requests is what lets concurrent single publishes share a
  * commit (broker/groupCommit.ts); an unknown topic or a taken key only leaves its own item out.
  *
+ * Queues with a filter take only the items whose headers it matches (miniqueue_filter_matches,
+ * migration 0009). An item with an ordering key gets the next position of its (queue, key) group
+ * in each queue; it is PENDING when its group had nothing live, else BLOCKED behind the head.
+ * Groups are locked in (queue, key) order, as keys are, so no two statements wait in a cycle.
+ * `allOrNothing`: one refused item (ordering key required) stores nothing of the whole call.
+ *
  * Keys are claimed in (owner, key) order so that two such statements never wait on each other in
  * a cycle. Duplicate keys within one call are the caller's to remove (ON CONFLICT cannot touch a
  * row twice in one statement).
  */
-export async function messagePublish(db: Queryable, items: PublishRowItem[], idempotencyTtlHours: number): Promise<PublishedRow[]> {
+export async function messagePublish(
+  db: Queryable,
+  items: PublishRowItem[],
+  idempotencyTtlHours: number,
+  allOrNothing = false,
+): Promise<PublishedRow[]> {
   const { rows } = await db.query<PublishedRow & { ord: number }>({
     name: 'message_publish',
     text: `WITH item AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json)
-                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text))
-                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, ord)),
+                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text))
+                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ord)),
      copy AS MATERIALIZED (
-       SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue
-         FROM item i JOIN queue q ON q.topic_name = i.topic),
+       SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AS requires
+         FROM item i JOIN queue q ON q.topic_name = i.topic
+                                 AND (q.filter IS NULL OR miniqueue_filter_matches(q.filter, i.headers))),
      fanned AS (
-       SELECT ord, array_agg(id ORDER BY queue) AS ids, array_agg(queue ORDER BY queue) AS queues
+       SELECT ord, array_agg(id ORDER BY queue) AS ids, array_agg(queue ORDER BY queue) AS queues,
+              bool_or(requires AND okey IS NULL) AS refused
          FROM copy GROUP BY ord),
      per_item AS MATERIALIZED (
        SELECT i.ord, i.topic, i.payload, i.headers, i.owner, i.key, i.hash,
               EXISTS (SELECT 1 FROM topic t WHERE t.name = i.topic) AS topic_exists,
+              coalesce(f.refused, false) AS refused,
               now() + make_interval(secs => i.delay) AS available_at,
               coalesce(f.ids, '{}') AS ids, coalesce(f.queues, '{}') AS queues
          FROM item i LEFT JOIN fanned f ON f.ord = i.ord),
+     go AS MATERIALIZED (
+       SELECT p.*, p.topic_exists AND NOT p.refused
+                   AND NOT ($3::boolean AND EXISTS (SELECT 1 FROM per_item r WHERE r.refused)) AS may
+         FROM per_item p),
      claimed AS (
        INSERT INTO idempotency_key (owner, key, topic_name, request_hash, message_ids, queues)
-       SELECT p.owner, p.key, p.topic, p.hash, p.ids, p.queues FROM per_item p
-        WHERE p.key IS NOT NULL AND p.topic_exists
+       SELECT p.owner, p.key, p.topic, p.hash, p.ids, p.queues FROM go p
+        WHERE p.key IS NOT NULL AND p.may
         ORDER BY p.owner, p.key
        ON CONFLICT (owner, key) DO UPDATE
           SET topic_name = EXCLUDED.topic_name, request_hash = EXCLUDED.request_hash,
@@ -64,16 +87,26 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
         WHERE idempotency_key.created_at < now() - make_interval(hours => $2)
        RETURNING owner, key),
      outcome AS MATERIALIZED (
-       SELECT p.*, p.topic_exists AND (p.key IS NULL OR EXISTS (
+       SELECT p.*, p.may AND (p.key IS NULL OR EXISTS (
                 SELECT 1 FROM claimed k WHERE k.owner = p.owner AND k.key = p.key)) AS stored
-         FROM per_item p),
-     stored AS (
-       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at
+         FROM go p),
+     -- Keyed copies being stored, numbered within their (queue, key) group in publish order.
+     keyed AS MATERIALIZED (
+       SELECT c.id, c.queue AS queue_name, c.okey AS ordering_key, row_number() OVER w AS k,
+              count(*) OVER (PARTITION BY c.queue, c.okey) AS n
          FROM outcome o JOIN copy c ON c.ord = o.ord
+        WHERE o.stored AND c.okey IS NOT NULL
+       WINDOW w AS (PARTITION BY c.queue, c.okey ORDER BY c.ord)),
+     ${APPEND_TO_GROUPS('keyed')},
+     stored AS (
+       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at,
+                            ordering_key, ordering_pos)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, CASE WHEN p.head = false THEN 'BLOCKED' ELSE 'PENDING' END,
+              now(), o.available_at, c.okey, p.pos
+         FROM outcome o JOIN copy c ON c.ord = o.ord LEFT JOIN placed p ON p.id = c.id
         WHERE o.stored
         ORDER BY o.ord, c.queue)
-     SELECT o.ord::int AS ord, o.topic_exists, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
+     SELECT o.ord::int AS ord, o.topic_exists, o.refused, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
             to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed
        FROM outcome o ORDER BY o.ord`,
     // JSON in and out: one native JSON.stringify / JSON.parse instead of escaping and parsing
@@ -88,9 +121,11 @@ export async function messagePublish(db: Queryable, items: PublishRowItem[], ide
           owner: item.idempotency?.owner ?? null,
           key: item.idempotency?.key ?? null,
           hash: item.idempotency?.hash ?? null,
+          okey: item.orderingKey ?? null,
         })),
       ),
       idempotencyTtlHours,
+      allOrNothing,
     ],
   });
   return rows;

@@ -13,6 +13,7 @@ export interface MessageRow {
   consumer_id: string | null;
   unacked_at: Date | null;
   lease_expires_at: Date | null;
+  ordering_key: string | null;
   /** available_at in microseconds since 1970, in digits: the paging position. */
   position: string;
   /** Dead messages in listings: when and how they died, and why in words. */
@@ -23,8 +24,14 @@ export interface MessageRow {
 
 /** The columns every table has, as a MessageRow wants them (`m` is the table's alias). */
 export const MESSAGE_COLUMNS = `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position`;
+
+/**
+ * A live row's status as the contract knows it: a message waiting behind an earlier one of its
+ * ordering key (BLOCKED) is PENDING to every reader.
+ */
+export const LIVE_STATUS = `CASE m.status WHEN 'BLOCKED' THEN 'PENDING' ELSE m.status END AS status`;
 
 /** The dead-letter columns of a listing: message_dead's own, NULL for the other tables. */
 export const DEAD_COLUMNS = 'm.dead_at, m.dead_reason, m.dead_detail';

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF, type Holder } from './messageRow.js';
+import { ADVANCE_GROUPS, ADVANCE_RESULTS, type UnblockedRow } from './orderingGroup.js';
 
 /** One message to settle, by one holder. `ref` says which request asked, for the answer. */
 export interface SettleItem {
@@ -27,14 +28,39 @@ export interface AckedRow {
   published_at: Date;
 }
 
+/** What one statement that settles messages did to ordering keys: heads made PENDING, groups stalled. */
+export interface Advanced {
+  unblocked: UnblockedRow[];
+  /** Queues with a group whose head must be promoted by a statement of its own. */
+  stalled: string[];
+}
+
+type Tagged<T> = (T & { kind: 'own' }) | (UnblockedRow & { kind: 'unblocked' }) | { kind: 'stalled'; queue_name: string };
+
+/** Splits a statement's rows into its own and what it did to ordering keys. */
+function untag<T>(rows: Tagged<T>[]): { own: T[]; advanced: Advanced } {
+  const own: T[] = [];
+  const advanced: Advanced = { unblocked: [], stalled: [] };
+  for (const row of rows) {
+    if (row.kind === 'own') own.push(row);
+    else if (row.kind === 'unblocked') advanced.unblocked.push(row);
+    else advanced.stalled.push(row.queue_name);
+  }
+  return { own, advanced };
+}
+
 /**
  * UNACKED → ACKED for every item whose holder still holds it, in one statement for any number of
  * requests. The row leaves the live table; it is kept in message_acked when its queue's retention
  * (or the broker's default) is above zero, and the queue's acked count goes up on this connection's
  * own counter row. The row lock fences a racing sweeper; an item not returned was not acked.
  */
-export async function messageAck(db: Queryable, items: SettleItem[], defaultRetentionHours: number): Promise<AckedRow[]> {
-  const { rows } = await db.query<AckedRow>({
+export async function messageAck(
+  db: Queryable,
+  items: SettleItem[],
+  defaultRetentionHours: number,
+): Promise<{ own: AckedRow[]; advanced: Advanced }> {
+  const { rows } = await db.query<Tagged<AckedRow>>({
     name: 'message_ack',
     text: `WITH r AS (${REQUEST()}),
      acked AS (
@@ -42,19 +68,21 @@ export async function messageAck(db: Queryable, items: SettleItem[], defaultRete
        RETURNING m.*, r.ref, now() AS acked_at),
      kept AS (
        INSERT INTO message_acked (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                                  available_at, holder, consumer_id, unacked_at, acked_at)
+                                  available_at, holder, consumer_id, unacked_at, acked_at, ordering_key)
        SELECT a.id, a.seq, a.queue_name, a.topic_name, a.payload, a.headers, a.retry_count, a.published_at,
-              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at
+              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at, a.ordering_key
          FROM acked a JOIN queue q ON q.name = a.queue_name
         WHERE coalesce(q.acked_retention_hours, $2) > 0),
      counted AS (
        UPDATE queue_counter k SET acked = k.acked + g.n
          FROM (SELECT queue_name, count(*) AS n FROM acked GROUP BY queue_name) g
-        WHERE k.queue_name = g.queue_name AND k.shard = pg_backend_pid() % 16)
-     SELECT ref, id, queue_name, published_at FROM acked`,
+        WHERE k.queue_name = g.queue_name AND k.shard = pg_backend_pid() % 16),
+     ${ADVANCE_GROUPS('acked')}
+     SELECT 'own' AS kind, ref, id, queue_name, published_at, NULL AS available_at, false AS delayed FROM acked
+     UNION ALL SELECT kind, NULL, id, queue_name, NULL, available_at, delayed FROM (${ADVANCE_RESULTS}) x`,
     values: [request(items), defaultRetentionHours],
   });
-  return rows;
+  return untag(rows);
 }
 
 export interface NackItem extends SettleItem {
@@ -79,8 +107,8 @@ export interface ReturnedRow {
  * (NACKED) or the retries are used up (RETRIES_EXHAUSTED), for any number of requests in one
  * statement. The nack's reason stays with the message, so a later death can still tell it.
  */
-export async function messageNack(db: Queryable, items: NackItem[]): Promise<ReturnedRow[]> {
-  const { rows } = await db.query<ReturnedRow>({
+export async function messageNack(db: Queryable, items: NackItem[]): Promise<{ own: ReturnedRow[]; advanced: Advanced }> {
+  const { rows } = await db.query<Tagged<ReturnedRow>>({
     name: 'message_nack',
     text: `WITH r AS (${REQUEST(', requeue boolean, delay int, reason text')}),
      t AS (
@@ -92,7 +120,7 @@ export async function messageNack(db: Queryable, items: NackItem[]): Promise<Ret
      ${LEFT_LEASE}`,
     values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds, reason: item.reason }))],
   });
-  return rows;
+  return untag(rows);
 }
 
 /**
@@ -112,7 +140,8 @@ const DEAD_DETAIL = `CASE g.kind
  * CTEs for the rows \`t\` (id, ref, dies, kind, reason) leaving their lease: \`back\` goes to its
  * queue again (PENDING, retry_count + 1, no holder, claimable at \`availableAt\`, plus \`backSet\`);
  * \`gone\` dies, out of the live table and into message_dead with its last holder and claim time,
- * its kind of death and why. \`LEFT_LEASE\` selects the outcome of both.
+ * its kind of death and why, and the next message of its ordering key (if any) becomes claimable
+ * (ADVANCE_GROUPS). \`LEFT_LEASE\` selects the outcome of all of it, tagged by \`kind\`.
  */
 export const LEAVE_LEASE = (availableAt: string, backSet: string) =>
   `back AS (
@@ -124,14 +153,21 @@ export const LEAVE_LEASE = (availableAt: string, backSet: string) =>
    gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref, t.kind, t.reason),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail)
+                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key)
      SELECT g.id, g.seq, g.queue_name, g.topic_name, g.payload, g.headers, g.retry_count, g.published_at,
-            g.available_at, g.consumer_id, g.unacked_at, now(), g.kind, coalesce(g.reason, g.nack_reason), ${DEAD_DETAIL}
-       FROM gone g)`;
+            g.available_at, g.consumer_id, g.unacked_at, now(), g.kind, coalesce(g.reason, g.nack_reason), ${DEAD_DETAIL}, g.ordering_key
+       FROM gone g),
+   ${ADVANCE_GROUPS('gone')}`;
 
-export const LEFT_LEASE = `SELECT ref, id, queue_name, 'PENDING' AS status, available_at, delayed FROM back
+export const LEFT_LEASE = `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed FROM back
   UNION ALL
-  SELECT ref, id, queue_name, 'DEAD', NULL, false FROM gone`;
+  SELECT 'own', ref, id, queue_name, 'DEAD', NULL, false FROM gone
+  UNION ALL
+  SELECT kind, NULL, id, queue_name, NULL, available_at, delayed FROM (${ADVANCE_RESULTS}) x`;
+
+/** The rows of a statement ending in LEFT_LEASE, split into its own and what it did to ordering keys. */
+export const untagLeftLease = (rows: Tagged<ReturnedRow>[]) => untag(rows);
+export type { Tagged };
 
 /** Sets the lease of a held message to now + seconds. */
 export async function messageExtend(
@@ -165,7 +201,7 @@ export interface MessageState {
 export async function messageFindState(db: Queryable, ids: string[]): Promise<MessageState[]> {
   const { rows } = await db.query<MessageState>({
     name: 'message_find_state',
-    text: `SELECT id, queue_name, status, holder FROM message WHERE id = ANY($1::uuid[])
+    text: `SELECT id, queue_name, CASE status WHEN 'BLOCKED' THEN 'PENDING' ELSE status END, holder FROM message WHERE id = ANY($1::uuid[])
      UNION ALL
      SELECT id, queue_name, 'DEAD', NULL FROM message_dead WHERE id = ANY($1::uuid[])
      UNION ALL

@@ -36,8 +36,12 @@ export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBu
        ON CONFLICT DO NOTHING RETURNING bucket),
      d AS (SELECT s.bucket, x.queue_name, x.depth FROM sample s CROSS JOIN LATERAL (
              -- Refers to s, so that it runs only for a claimed sample (not at all otherwise).
-             SELECT m.queue_name, count(*)::int AS depth FROM message m
-              WHERE m.status = 'PENDING' AND s.bucket IS NOT NULL GROUP BY m.queue_name) x),
+             -- Waiting behind their ordering key (BLOCKED) is PENDING too, along its own index.
+             SELECT m.queue_name, count(*)::int AS depth FROM (
+               SELECT m.queue_name FROM message m WHERE m.status = 'PENDING' AND s.bucket IS NOT NULL
+               UNION ALL
+               SELECT m.queue_name FROM message m WHERE m.status = 'BLOCKED' AND s.bucket IS NOT NULL) m
+              GROUP BY m.queue_name) x),
      queues AS (
        INSERT INTO queue_rate (queue_name, bucket, enqueued, delivered, acked, nacked, dead, redelivered, replayed, depth)
        SELECT coalesce(c.queue, d.queue_name), coalesce(c.bucket, d.bucket), coalesce(c.enqueued, 0), coalesce(c.delivered, 0),

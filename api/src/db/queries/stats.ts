@@ -10,13 +10,14 @@ export interface OverviewRow {
 }
 
 /**
- * Broker-wide counts. PENDING and UNACKED are counted in the live table along its two partial
+ * Broker-wide counts (messages waiting behind their ordering key count as PENDING). PENDING and UNACKED are counted in the live table along its two partial
  * indexes; acked comes from the per-queue counters, never from the acked history, so the cost
  * does not grow with history.
  */
 export async function statsOverview(db: Queryable): Promise<OverviewRow> {
   const { rows } = await db.query<OverviewRow>(
-    `SELECT (SELECT count(*) FROM message WHERE status = 'PENDING')::int AS pending,
+    `SELECT ((SELECT count(*) FROM message WHERE status = 'PENDING')
+              + (SELECT count(*) FROM message WHERE status = 'BLOCKED'))::int AS pending,
             (SELECT count(*) FROM message WHERE status = 'UNACKED')::int AS unacked,
             (SELECT coalesce(sum(acked), 0) FROM queue_counter)::int AS acked,
             (SELECT count(*) FROM message_dead)::int AS dead,
@@ -44,7 +45,8 @@ export interface QueueStatsRow {
 export async function statsByQueue(db: Queryable): Promise<QueueStatsRow[]> {
   const { rows } = await db.query<QueueStatsRow>(
     `SELECT q.name AS queue, q.topic_name AS topic,
-            (SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'PENDING')::int AS pending,
+            ((SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'PENDING')
+              + (SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'BLOCKED'))::int AS pending,
             (SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'UNACKED')::int AS unacked,
             (SELECT coalesce(sum(k.acked), 0) FROM queue_counter k WHERE k.queue_name = q.name)::int AS acked,
             (SELECT count(*) FROM message_dead d WHERE d.queue_name = q.name)::int AS dead,

@@ -5,7 +5,7 @@ import { PayloadTooLargeError } from '../../errors.js';
 import type { PublishItem, PublishOutcome } from '../../broker/publish.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { delaySeconds, headers, idempotencyKey, name, storableText } from '../schemas.js';
+import { delaySeconds, headers, idempotencyKey, name, orderingKey, storableText } from '../schemas.js';
 
 const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
 /** JSON escaping can grow a payload; the body cap leaves room for that and for the headers. */
@@ -15,6 +15,7 @@ interface MessageBody {
   payload: string;
   headers?: Record<string, string>;
   delay_seconds?: number;
+  ordering_key?: string;
   idempotency_key?: string;
 }
 
@@ -22,6 +23,7 @@ const messageFields = {
   payload: storableText().allow('').required(),
   headers,
   delay_seconds: delaySeconds,
+  ordering_key: orderingKey,
 };
 
 function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey?: string): PublishItem {
@@ -29,7 +31,13 @@ function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey?: str
   if (bytes > maxPayloadBytes) {
     throw new PayloadTooLargeError(`Payload is ${bytes} bytes; the limit is ${maxPayloadBytes}`);
   }
-  return { payload: body.payload, headers: body.headers ?? {}, delaySeconds: body.delay_seconds ?? 0, idempotencyKey };
+  return {
+    payload: body.payload,
+    headers: body.headers ?? {},
+    delaySeconds: body.delay_seconds ?? 0,
+    orderingKey: body.ordering_key,
+    idempotencyKey,
+  };
 }
 
 function recorded(ctx: AppContext, results: PublishOutcome[]): PublishOutcome[] {

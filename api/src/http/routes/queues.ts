@@ -4,18 +4,29 @@ import { createQueue, deleteQueue, getQueue, listQueues, purgeQueue, updateQueue
 import { listMessages, type ListQuery } from '../../broker/listing.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
-import { bodyInteger, headerFilter, name, pageQuery, status } from '../schemas.js';
+import { bodyBoolean, bodyInteger, headerFilter, name, pageQuery, status } from '../schemas.js';
+import { filterProblem, type HeaderFilter } from '../../broker/filter.js';
 
 const queueParams = Joi.object({ queue: name.required() });
 const ackTimeout = bodyInteger().min(1).max(43200);
 const maxRetries = bodyInteger().min(0).max(100);
 /** Hours acked messages are kept; 0 keeps none; null follows the broker's default. */
 const ackedRetention = bodyInteger().min(0).max(8760).allow(null);
+const requireOrderingKey = bodyBoolean();
+/** A header filter (broker/filter.ts); null takes every message. Its problem is named with its path. */
+const filter = Joi.any()
+  .custom((value: unknown, helpers) => {
+    if (value === null) return value;
+    const problem = filterProblem(value);
+    return problem ? helpers.message({ custom: problem }) : value;
+  });
 
 interface QueueSettingsBody {
   ack_timeout_seconds?: number;
   max_retries?: number;
   acked_retention_hours?: number | null;
+  require_ordering_key?: boolean;
+  filter?: HeaderFilter | null;
 }
 
 type QueueParams = { queue: string };
@@ -33,6 +44,8 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           ack_timeout_seconds: ackTimeout.default(30),
           max_retries: maxRetries.default(5),
           acked_retention_hours: ackedRetention.default(null),
+          require_ordering_key: requireOrderingKey.default(false),
+          filter: filter.default(null),
         }),
       },
     },
@@ -44,6 +57,8 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         ackTimeoutSeconds: body.ack_timeout_seconds,
         maxRetries: body.max_retries,
         ackedRetentionHours: body.acked_retention_hours,
+        requireOrderingKey: body.require_ordering_key,
+        filter: body.filter,
       });
       return h.response(queue).code(201);
     },
@@ -67,7 +82,13 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
       ...access('admin'),
       validate: {
         params: queueParams,
-        payload: Joi.object({ ack_timeout_seconds: ackTimeout, max_retries: maxRetries, acked_retention_hours: ackedRetention })
+        payload: Joi.object({
+          ack_timeout_seconds: ackTimeout,
+          max_retries: maxRetries,
+          acked_retention_hours: ackedRetention,
+          require_ordering_key: requireOrderingKey,
+          filter,
+        })
           .min(1)
           .required(),
       },
@@ -77,6 +98,8 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         ackTimeoutSeconds: request.payload.ack_timeout_seconds,
         maxRetries: request.payload.max_retries,
         ackedRetentionHours: request.payload.acked_retention_hours,
+        requireOrderingKey: request.payload.require_ordering_key,
+        filter: request.payload.filter,
       }),
   });
   server.route<{ Params: QueueParams }>({

@@ -4,16 +4,19 @@ import { arg } from '../../lib/args.js';
 import { EXIT, Failure } from '../../lib/failure.js';
 import { renderQueue } from '../../lib/queueView.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
+import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
 
 export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
   static summary = "Change a queue's settings; those not given keep their value.";
 
-  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again).`;
+  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again). ${FILTER_FORMS}`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --ack-timeout 120',
     '<%= config.bin %> <%= command.id %> email-queue --max-retries 10 --acked-retention 72',
     '<%= config.bin %> <%= command.id %> email-queue --acked-retention default',
+    `<%= config.bin %> <%= command.id %> eu-orders --filter '{"or":[{"header":"region","equals":"eu"},{"header":"region","prefix":"eu-"}]}'`,
+    '<%= config.bin %> <%= command.id %> ledger --require-ordering-key',
   ];
 
   static args = {
@@ -26,6 +29,11 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
     'acked-retention': Flags.string({
       summary: 'Hours acked messages are kept (0-8760; 0 keeps none), or "default" for the broker\'s setting.',
     }),
+    filter: filterFlag('A new JSON header filter, or "none" to take every message again.'),
+    'require-ordering-key': Flags.boolean({
+      summary: 'Refuse publishes without an ordering key (--no-require-ordering-key allows them again).',
+      allowNo: true,
+    }),
   };
 
   async run(): Promise<Queue> {
@@ -37,10 +45,21 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
 
   private changes(): QueueChanges {
     const { 'ack-timeout': ackTimeoutSeconds, 'max-retries': maxRetries, 'acked-retention': retention } = this.flags;
-    if (ackTimeoutSeconds === undefined && maxRetries === undefined && retention === undefined) {
-      throw new Failure('Nothing to change', 'Give --ack-timeout, --max-retries or --acked-retention; see `miniqueue queues:update --help`.', EXIT.usage);
+    const { filter, 'require-ordering-key': requireOrderingKey } = this.flags;
+    if ([ackTimeoutSeconds, maxRetries, retention, filter, requireOrderingKey].every((flag) => flag === undefined)) {
+      throw new Failure(
+        'Nothing to change',
+        'Give --ack-timeout, --max-retries, --acked-retention, --filter or --require-ordering-key; see `miniqueue queues:update --help`.',
+        EXIT.usage,
+      );
     }
-    return { ackTimeoutSeconds, maxRetries, ackedRetentionHours: retention === undefined ? undefined : retentionHours(retention) };
+    return {
+      ackTimeoutSeconds,
+      maxRetries,
+      ackedRetentionHours: retention === undefined ? undefined : retentionHours(retention),
+      filter: parseFilter(filter, true),
+      requireOrderingKey,
+    };
   }
 }
 

@@ -18,6 +18,7 @@
  * | `validation_failed` | 400 | The request does not match the contract; `errors` names the fields. |
  * | `unknown_scope` | 400 | A client was given a scope that does not exist; `errors` names it. |
  * | `signin_state_invalid` | 400 | The GitHub sign-in state is missing, expired or does not match; start the sign-in again. |
+ * | `ordering_key_required` | 400 | A queue the message would go to requires an `ordering_key` and the publish has none; nothing was stored. |
  * | `push_target_refused` | 400 | A push endpoint URL that is not https, carries credentials, or resolves to an address push may not reach. |
  * | `unauthenticated` | 401 | No credential, a malformed one, or one that is invalid, expired or revoked. |
  * | `login_code_invalid` | 401 | A dashboard login code that is unknown, expired or already used. |
@@ -60,6 +61,7 @@ export const ErrorCode = {
     ValidationFailed: 'validation_failed',
     UnknownScope: 'unknown_scope',
     SigninStateInvalid: 'signin_state_invalid',
+    OrderingKeyRequired: 'ordering_key_required',
     PushTargetRefused: 'push_target_refused',
     Unauthenticated: 'unauthenticated',
     LoginCodeInvalid: 'login_code_invalid',

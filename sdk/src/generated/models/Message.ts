@@ -107,6 +107,12 @@ export interface Message {
      */
     lease_expires_at: Date | null;
     /**
+     * The ordering key it was published with, if any.
+     * @type {string}
+     * @memberof Message
+     */
+    ordering_key: string | null;
+    /**
      * Present on DEAD messages only (the dead-letter listing, listings with `status=DEAD`, `getMessage`) — when it died.
      * @type {Date}
      * @memberof Message
@@ -144,6 +150,7 @@ export function instanceOfMessage(value: object): value is Message {
     if (!('consumer_id' in value) || value['consumer_id'] === undefined) return false;
     if (!('unacked_at' in value) || value['unacked_at'] === undefined) return false;
     if (!('lease_expires_at' in value) || value['lease_expires_at'] === undefined) return false;
+    if (!('ordering_key' in value) || value['ordering_key'] === undefined) return false;
     return true;
 }
 
@@ -169,6 +176,7 @@ export function MessageFromJSONTyped(json: any, ignoreDiscriminator: boolean): M
         'consumer_id': json['consumer_id'],
         'unacked_at': (json['unacked_at'] == null ? null : new Date(json['unacked_at'])),
         'lease_expires_at': (json['lease_expires_at'] == null ? null : new Date(json['lease_expires_at'])),
+        'ordering_key': json['ordering_key'],
         'dead_at': json['dead_at'] == null ? undefined : (new Date(json['dead_at'])),
         'dead_reason': json['dead_reason'] == null ? undefined : DeadReasonFromJSON(json['dead_reason']),
         'dead_detail': json['dead_detail'] == null ? undefined : json['dead_detail'],
@@ -198,6 +206,7 @@ export function MessageToJSONTyped(value?: Message | null, ignoreDiscriminator: 
         'consumer_id': value['consumer_id'],
         'unacked_at': value['unacked_at'] == null ? value['unacked_at'] : value['unacked_at'].toISOString(),
         'lease_expires_at': value['lease_expires_at'] == null ? value['lease_expires_at'] : value['lease_expires_at'].toISOString(),
+        'ordering_key': value['ordering_key'],
         'dead_at': value['dead_at'] == null ? value['dead_at'] : value['dead_at'].toISOString(),
         'dead_reason': DeadReasonToJSON(value['dead_reason']),
         'dead_detail': value['dead_detail'],

@@ -33,6 +33,17 @@ export interface PublishRequest {
      * @memberof PublishRequest
      */
     delay_seconds?: number;
+    /**
+     * Within each queue, messages with the same ordering key are delivered one at a time in publish
+     * order: the next one is claimable only once the one before it was acked or went DEAD; a nack
+     * or an expired lease redelivers the same message first. Different keys, and messages without
+     * a key, never wait on one another. A replayed dead message goes to the end of its key's order.
+     * No NUL and no unpaired UTF-16 surrogate.
+     * 
+     * @type {string}
+     * @memberof PublishRequest
+     */
+    ordering_key?: string;
 }
 
 /**
@@ -56,6 +67,7 @@ export function PublishRequestFromJSONTyped(json: any, ignoreDiscriminator: bool
         'payload': json['payload'],
         'headers': json['headers'] == null ? undefined : json['headers'],
         'delay_seconds': json['delay_seconds'] == null ? undefined : json['delay_seconds'],
+        'ordering_key': json['ordering_key'] == null ? undefined : json['ordering_key'],
     };
 }
 
@@ -73,6 +85,7 @@ export function PublishRequestToJSONTyped(value?: PublishRequest | null, ignoreD
         'payload': value['payload'],
         'headers': value['headers'],
         'delay_seconds': value['delay_seconds'],
+        'ordering_key': value['ordering_key'],
     };
 }
 

@@ -22,7 +22,7 @@ export interface PublishResult {
      */
     message_ids: Array<string>;
     /**
-     * 
+     * The queues that took the message (bound to the topic, and whose filter matched).
      * @type {Array<string>}
      * @memberof PublishResult
      */

@@ -9,6 +9,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { HeaderFilter } from './HeaderFilter.js';
+import {
+    HeaderFilterFromJSON,
+    HeaderFilterFromJSONTyped,
+    HeaderFilterToJSON,
+    HeaderFilterToJSONTyped,
+} from './HeaderFilter.js';
+
 /**
  * 
  * @export
@@ -53,6 +61,18 @@ export interface Queue {
      */
     acked_retention_hours: number | null;
     /**
+     * Publishes without an `ordering_key` that this queue would take are refused.
+     * @type {boolean}
+     * @memberof Queue
+     */
+    require_ordering_key: boolean;
+    /**
+     * The queue's header filter; absent when it takes every message of the topic.
+     * @type {HeaderFilter}
+     * @memberof Queue
+     */
+    filter?: HeaderFilter;
+    /**
      * 
      * @type {Date}
      * @memberof Queue
@@ -69,6 +89,7 @@ export function instanceOfQueue(value: object): value is Queue {
     if (!('ack_timeout_seconds' in value) || value['ack_timeout_seconds'] === undefined) return false;
     if (!('max_retries' in value) || value['max_retries'] === undefined) return false;
     if (!('acked_retention_hours' in value) || value['acked_retention_hours'] === undefined) return false;
+    if (!('require_ordering_key' in value) || value['require_ordering_key'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     return true;
 }
@@ -88,6 +109,8 @@ export function QueueFromJSONTyped(json: any, ignoreDiscriminator: boolean): Que
         'ack_timeout_seconds': json['ack_timeout_seconds'],
         'max_retries': json['max_retries'],
         'acked_retention_hours': json['acked_retention_hours'],
+        'require_ordering_key': json['require_ordering_key'],
+        'filter': json['filter'] == null ? undefined : HeaderFilterFromJSON(json['filter']),
         'created_at': (new Date(json['created_at'])),
     };
 }
@@ -108,6 +131,8 @@ export function QueueToJSONTyped(value?: Queue | null, ignoreDiscriminator: bool
         'ack_timeout_seconds': value['ack_timeout_seconds'],
         'max_retries': value['max_retries'],
         'acked_retention_hours': value['acked_retention_hours'],
+        'require_ordering_key': value['require_ordering_key'],
+        'filter': HeaderFilterToJSON(value['filter']),
         'created_at': value['created_at'].toISOString(),
     };
 }

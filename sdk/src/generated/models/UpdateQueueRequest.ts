@@ -9,6 +9,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { HeaderFilter } from './HeaderFilter.js';
+import {
+    HeaderFilterFromJSON,
+    HeaderFilterFromJSONTyped,
+    HeaderFilterToJSON,
+    HeaderFilterToJSONTyped,
+} from './HeaderFilter.js';
+
 /**
  * 
  * @export
@@ -36,6 +44,22 @@ export interface UpdateQueueRequest {
      * @memberof UpdateQueueRequest
      */
     acked_retention_hours?: number | null;
+    /**
+     * When true, publishes to the topic without an `ordering_key` are refused (`400`,
+     * `ordering_key_required`) if this queue would take the message; nothing is stored.
+     * 
+     * @type {boolean}
+     * @memberof UpdateQueueRequest
+     */
+    require_ordering_key?: boolean;
+    /**
+     * Takes only the messages whose headers match (see `HeaderFilter`); `null` removes the filter takes every
+     * message of the topic. A filter that is not valid is `400` naming where it is wrong.
+     * 
+     * @type {HeaderFilter}
+     * @memberof UpdateQueueRequest
+     */
+    filter?: HeaderFilter | null;
 }
 
 /**
@@ -58,6 +82,8 @@ export function UpdateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'ack_timeout_seconds': json['ack_timeout_seconds'] == null ? undefined : json['ack_timeout_seconds'],
         'max_retries': json['max_retries'] == null ? undefined : json['max_retries'],
         'acked_retention_hours': json['acked_retention_hours'] == null ? undefined : json['acked_retention_hours'],
+        'require_ordering_key': json['require_ordering_key'] == null ? undefined : json['require_ordering_key'],
+        'filter': json['filter'] == null ? undefined : HeaderFilterFromJSON(json['filter']),
     };
 }
 
@@ -75,6 +101,8 @@ export function UpdateQueueRequestToJSONTyped(value?: UpdateQueueRequest | null,
         'ack_timeout_seconds': value['ack_timeout_seconds'],
         'max_retries': value['max_retries'],
         'acked_retention_hours': value['acked_retention_hours'],
+        'require_ordering_key': value['require_ordering_key'],
+        'filter': HeaderFilterToJSON(value['filter']),
     };
 }
 

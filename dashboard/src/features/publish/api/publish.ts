@@ -6,6 +6,7 @@ export interface Draft {
   headers: { name: string; value: string }[];
   delaySeconds: number;
   idempotencyKey: string;
+  orderingKey: string;
 }
 
 /** Header rows as the API takes them: blank rows are ignored, a repeated name keeps its last value. */
@@ -23,5 +24,6 @@ export function publishDraft(mq: MiniQueue, draft: Draft): Promise<PublishResult
     headers: headersOf(draft.headers),
     delaySeconds: draft.delaySeconds || undefined,
     idempotencyKey: draft.idempotencyKey.trim() || undefined,
+    orderingKey: draft.orderingKey.trim() || undefined,
   });
 }

@@ -28,6 +28,7 @@ export function PublishPage() {
   const [headers, setHeaders] = useState<Draft['headers']>([{ name: 'content-type', value: 'application/json' }]);
   const [delay, setDelay] = useState('0');
   const [idempotencyKey, setIdempotencyKey] = useState('');
+  const [orderingKey, setOrderingKey] = useState('');
   const [outcome, setOutcome] = useState<{ topic: string; result: PublishResult } | null>(null);
 
   useEffect(() => {
@@ -46,7 +47,7 @@ export function PublishPage() {
   };
 
   const submission = useSubmit(
-    async () => ({ topic, result: await publishDraft(mq, { topic, payload, headers, delaySeconds: Number(delay), idempotencyKey }) }),
+    async () => ({ topic, result: await publishDraft(mq, { topic, payload, headers, delaySeconds: Number(delay), idempotencyKey, orderingKey }) }),
     { validate: () => json.ok && delayValid && topic !== '', onSuccess: setOutcome },
   );
 
@@ -54,7 +55,7 @@ export function PublishPage() {
   if (topics.error !== undefined) return <ErrorNotice error={topics.error} onRetry={topics.reload} />;
   return (
     <>
-      <PageHeader title="Publish" description="Send a message to a topic, as a producer would. Every queue bound to the topic gets a copy." />
+      <PageHeader title="Publish" description="Send a message to a topic, as a producer would. Every queue bound to the topic whose filter matches gets a copy." />
       {topics.data?.length === 0 ? (
         <Empty title="No topics to publish to">
           Create one on{' '}
@@ -107,6 +108,7 @@ export function PublishPage() {
               <div className="grid gap-4 sm:grid-cols-2">
                 <TextField label="Delay (seconds)" name="delay" inputMode="numeric" value={delay} onChange={(event) => setDelay(event.target.value)} error={delayValid ? null : 'A whole number from 0 to 900.'} hint="How long before consumers can claim it." />
                 <TextField label="Idempotency key (optional)" name="idempotency-key" value={idempotencyKey} onChange={(event) => setIdempotencyKey(event.target.value)} hint="Publishing again with the same key stores nothing new." />
+                <TextField label="Ordering key (optional)" name="ordering-key" value={orderingKey} onChange={(event) => setOrderingKey(event.target.value)} hint="Messages with the same key are delivered one at a time, in order." />
               </div>
               <FormFailure failure={submission.failure} />
               <Button type="submit" busy={submission.busy} disabled={!json.ok || !delayValid || !topic}>

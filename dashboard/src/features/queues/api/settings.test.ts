@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Queue } from '@miniqueue/sdk';
 import { formOf, settingsChanges } from './settings';
 
-const queue: Queue = { name: 'q', topic_name: 't', ack_timeout_seconds: 30, max_retries: 5, acked_retention_hours: null, created_at: new Date() };
+const queue: Queue = { name: 'q', topic_name: 't', ack_timeout_seconds: 30, max_retries: 5, acked_retention_hours: null, require_ordering_key: false, created_at: new Date() };
 
 describe('queue settings', () => {
   it('sends only what changed', () => {

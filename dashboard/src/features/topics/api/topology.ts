@@ -1,4 +1,4 @@
-import { isValidName, NAME_MAX_LENGTH, type MiniQueue, type Queue, type Topic } from '@miniqueue/sdk';
+import { isValidName, NAME_MAX_LENGTH, type HeaderFilter, type MiniQueue, type Queue, type Topic } from '@miniqueue/sdk';
 
 export interface Topology {
   topics: Topic[];
@@ -12,8 +12,30 @@ export async function loadTopology(mq: MiniQueue, signal: AbortSignal): Promise<
 
 export const createTopic = (mq: MiniQueue, name: string) => mq.topics.create(name);
 
-export const createQueue = (mq: MiniQueue, name: string, topic: string, settings: { ackTimeoutSeconds: number; maxRetries: number }) =>
-  mq.queues.create(name, topic, settings);
+export interface NewQueueSettings {
+  ackTimeoutSeconds: number;
+  maxRetries: number;
+  filter?: HeaderFilter;
+  requireOrderingKey?: boolean;
+}
+
+export const createQueue = (mq: MiniQueue, name: string, topic: string, settings: NewQueueSettings) => mq.queues.create(name, topic, settings);
+
+/**
+ * The filter field: empty is no filter; otherwise a JSON object, which the broker checks in full
+ * (its 400 names what is wrong). Only "is it a JSON object at all" is checked here.
+ */
+export function filterOf(text: string): { filter?: HeaderFilter; problem?: string } {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problem: 'Not valid JSON.' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { problem: 'A JSON object, e.g. {"header": "region", "equals": "eu"}.' };
+  return { filter: parsed as HeaderFilter };
+}
 
 export const deleteTopic = (mq: MiniQueue, name: string) => mq.topics.delete(name);
 

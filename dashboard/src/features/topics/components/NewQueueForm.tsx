@@ -3,26 +3,29 @@ import type { Queue } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
 import { Button } from '../../../lib/ui/Button';
 import { Card } from '../../../lib/ui/Card';
-import { SelectField, TextField } from '../../../lib/ui/Field';
+import { SelectField, TextArea, TextField } from '../../../lib/ui/Field';
 import { FormFailure } from '../../../lib/ui/FormFailure';
 import { useSubmit } from '../../../lib/useSubmit';
-import { createQueue, nameProblem } from '../api/topology';
+import { createQueue, filterOf, nameProblem } from '../api/topology';
 
 interface Problems {
   name?: string;
   topic?: string;
   ackTimeout?: string;
   maxRetries?: string;
+  filter?: string;
 }
 
 /** Whole numbers in the broker's ranges; a message per field rather than one for the form. */
-function check(name: string, topic: string, ackTimeout: string, maxRetries: string): Problems {
+function check(name: string, topic: string, ackTimeout: string, maxRetries: string, filter: string): Problems {
   const problems: Problems = {};
   const nameIssue = nameProblem(name);
   if (nameIssue) problems.name = nameIssue;
   if (!topic) problems.topic = 'Choose the topic to bind to.';
   if (!/^\d+$/.test(ackTimeout) || Number(ackTimeout) < 1 || Number(ackTimeout) > 43200) problems.ackTimeout = 'A whole number of seconds from 1 to 43200.';
   if (!/^\d+$/.test(maxRetries) || Number(maxRetries) > 100) problems.maxRetries = 'A whole number from 0 to 100.';
+  const filterIssue = filterOf(filter).problem;
+  if (filterIssue) problems.filter = filterIssue;
   return problems;
 }
 
@@ -32,15 +35,25 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
   const [topic, setTopic] = useState('');
   const [ackTimeout, setAckTimeout] = useState('30');
   const [maxRetries, setMaxRetries] = useState('5');
+  const [filter, setFilter] = useState('');
+  const [requireOrderingKey, setRequireOrderingKey] = useState(false);
   const [problems, setProblems] = useState<Problems>({});
-  const submission = useSubmit(() => createQueue(mq, name.trim(), topic, { ackTimeoutSeconds: Number(ackTimeout), maxRetries: Number(maxRetries) }), {
+  const settings = () => ({
+    ackTimeoutSeconds: Number(ackTimeout),
+    maxRetries: Number(maxRetries),
+    filter: filterOf(filter).filter,
+    requireOrderingKey: requireOrderingKey || undefined,
+  });
+  const submission = useSubmit(() => createQueue(mq, name.trim(), topic, settings()), {
     validate: () => {
-      const found = check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim());
+      const found = check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim(), filter);
       setProblems(found);
       return Object.keys(found).length === 0;
     },
     onSuccess: (queue) => {
       setName('');
+      setFilter('');
+      setRequireOrderingKey(false);
       onCreated(queue);
     },
   });
@@ -62,6 +75,21 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
           <TextField label="Ack timeout (s)" name="ack-timeout" inputMode="numeric" value={ackTimeout} onChange={(event) => setAckTimeout(event.target.value)} error={problems.ackTimeout} hint="Lease of a claimed message." />
           <TextField label="Max retries" name="max-retries" inputMode="numeric" value={maxRetries} onChange={(event) => setMaxRetries(event.target.value)} error={problems.maxRetries} hint="Then it goes dead." />
         </div>
+        <TextArea
+          label="Header filter (optional)"
+          name="queue-filter"
+          rows={3}
+          spellCheck={false}
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          error={problems.filter}
+          placeholder='{"header": "region", "one_of": ["eu", "us"]}'
+          hint="JSON: only messages whose headers match reach this queue. Empty takes every message."
+        />
+        <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" name="require-ordering-key" checked={requireOrderingKey} onChange={(event) => setRequireOrderingKey(event.target.checked)} className="size-4 rounded border-slate-300 text-indigo-600" />
+          Require an ordering key on every message
+        </label>
         <FormFailure failure={submission.failure} />
         <Button type="submit" busy={submission.busy} disabled={topics.length === 0}>
           Create queue
