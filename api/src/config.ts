@@ -69,7 +69,8 @@ export const envSchema = Joi.object({
     .description('Requests per second per client address to routes without a credential (sign-in, health), per instance'),
   MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST: Joi.number().integer().min(1).max(1_000_000).default(100)
     .description('Burst of requests per client address to routes without a credential'),
-  MINIQUEUE_PUSH_SECRET_KEY: Joi.string()
+  // Empty counts as unset: docker compose passes an optional variable left out of .env as ''.
+  MINIQUEUE_PUSH_SECRET_KEY: Joi.string().allow('')
     .pattern(/^[A-Za-z0-9_-]{43}=?$/)
     .messages({ 'string.pattern.base': '{#label} must be 32 random bytes in base64url (43 characters), e.g. from `openssl rand -base64 32 | tr +/ -_`' })
     .description('Key that encrypts push endpoints\' signing secrets in the database (32 bytes, base64url); unset: push endpoints cannot be set'),

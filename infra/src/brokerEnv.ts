@@ -6,7 +6,7 @@
  */
 import { PORTS } from './naming.js';
 
-export const SECRET_ENV = ['DATABASE_URL', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY', 'GITHUB_CLIENT_SECRET'] as const;
+export const SECRET_ENV = ['DATABASE_URL', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY', 'GITHUB_CLIENT_SECRET', 'MINIQUEUE_PUSH_SECRET_KEY'] as const;
 export type SecretEnvName = (typeof SECRET_ENV)[number];
 
 /** The broker's SIGTERM grace period, which the pod's termination grace is derived from. */
@@ -14,6 +14,9 @@ export const SHUTDOWN_TIMEOUT_SECONDS = 25;
 
 /** The same rule as the broker's schema: mq_ and at least 43 base64url characters. */
 export const ADMIN_KEY_PATTERN = /^mq_[A-Za-z0-9_-]{43,200}$/;
+
+/** The same rule as the broker's schema: 32 bytes in base64url (43 characters, an optional `=`). */
+export const PUSH_SECRET_KEY_PATTERN = /^[A-Za-z0-9_-]{43}=?$/;
 
 export interface BrokerEnvInput {
   dbPoolSize: number;
@@ -24,6 +27,9 @@ export interface BrokerEnvInput {
   admins?: string;
   publicViewer?: boolean;
   github?: { clientId: string; callbackUrl?: string };
+  /** Whether the stack has a push secret key; its value is a secret, set by the target. */
+  pushSecretKey?: boolean;
+  pushAllowedNetworks?: string;
 }
 
 export interface BrokerEnv {
@@ -47,10 +53,12 @@ export function brokerEnv(input: BrokerEnvInput): BrokerEnv {
     MINIQUEUE_PUBLIC_VIEWER: input.publicViewer === undefined ? undefined : String(input.publicViewer),
     GITHUB_CLIENT_ID: input.github?.clientId,
     GITHUB_CALLBACK_URL: input.github?.callbackUrl,
+    MINIQUEUE_PUSH_ALLOWED_NETWORKS: input.pushAllowedNetworks,
   };
   for (const [name, value] of Object.entries(optional)) if (value !== undefined) plain[name] = value;
   const secret: SecretEnvName[] = ['DATABASE_URL', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY'];
   if (input.github) secret.push('GITHUB_CLIENT_SECRET');
+  if (input.pushSecretKey) secret.push('MINIQUEUE_PUSH_SECRET_KEY');
   return { plain, secret };
 }
 

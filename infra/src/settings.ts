@@ -3,7 +3,7 @@
  * Pulumi Output marked secret from here on, so it is encrypted in the state and masked in logs.
  */
 import * as pulumi from '@pulumi/pulumi';
-import { ADMIN_KEY_PATTERN, type BrokerEnvInput } from './brokerEnv.js';
+import { ADMIN_KEY_PATTERN, PUSH_SECRET_KEY_PATTERN, type BrokerEnvInput } from './brokerEnv.js';
 import { brokerResources, scaling, type ResourceOverrides, type Resources, type Scaling } from './sizing.js';
 
 export type Target = 'local' | 'kubernetes';
@@ -24,6 +24,8 @@ export interface Settings {
   bootstrapAdminKey: pulumi.Output<string>;
   grafanaAdminPassword: pulumi.Output<string>;
   githubClientSecret?: pulumi.Output<string>;
+  /** Encrypts push endpoints' signing secrets; every broker instance gets the same one. */
+  pushSecretKey?: pulumi.Output<string>;
   database: DatabaseSettings;
   databaseMaxConnections: number;
   scaling: Scaling;
@@ -61,6 +63,19 @@ function checkedAdminKey(key: pulumi.Output<string>): pulumi.Output<string> {
   );
 }
 
+/** Checked at deploy time as the broker would at boot, so a bad key fails `pulumi up`, not the pods. */
+function checkedPushSecretKey(key: pulumi.Output<string> | undefined): pulumi.Output<string> | undefined {
+  if (!key) return undefined;
+  return pulumi.secret(
+    key.apply((value) => {
+      if (!PUSH_SECRET_KEY_PATTERN.test(value)) {
+        throw new Error('miniqueue:pushSecretKey must be 32 random bytes in base64url (43 characters)');
+      }
+      return value;
+    }),
+  );
+}
+
 function readDatabase(config: pulumi.Config): DatabaseSettings {
   const url = config.getSecret('databaseUrl');
   if (url) return { kind: 'external', url };
@@ -83,6 +98,7 @@ function readGithub(config: pulumi.Config): Pick<BrokerEnvInput, 'github'> & { s
 export function readSettings(config = new pulumi.Config('miniqueue'), stack = pulumi.getStack()): Settings {
   const target = oneOf('target', config.get('target'), TARGETS);
   const github = readGithub(config);
+  const pushSecretKey = checkedPushSecretKey(config.getSecret('pushSecretKey'));
   const replicas = config.getNumber('replicas') ?? 2;
   return {
     stack,
@@ -91,6 +107,7 @@ export function readSettings(config = new pulumi.Config('miniqueue'), stack = pu
     bootstrapAdminKey: checkedAdminKey(config.requireSecret('bootstrapAdminKey')),
     grafanaAdminPassword: config.requireSecret('grafanaAdminPassword'),
     githubClientSecret: github.secret,
+    pushSecretKey,
     database: readDatabase(config),
     databaseMaxConnections: config.getNumber('databaseMaxConnections') ?? 100,
     scaling: target === 'local'
@@ -105,6 +122,8 @@ export function readSettings(config = new pulumi.Config('miniqueue'), stack = pu
       admins: config.get('admins'),
       publicViewer: config.getBoolean('publicViewer'),
       github: github.github,
+      pushSecretKey: pushSecretKey !== undefined,
+      pushAllowedNetworks: config.get('pushAllowedNetworks'),
     },
     kubernetes: {
       namespace: config.get('namespace') ?? 'miniqueue',

@@ -41,6 +41,11 @@ describe('kubernetes stack with a managed database', () => {
     expect(Object.keys(data).sort()).toEqual(['DATABASE_URL', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY']);
   });
 
+  it('sets no push variable when the stack has no push config', () => {
+    const env = resource(run, 'kubernetes:apps/v1:Deployment', 'miniqueue').inputs.spec.template.spec.containers[0].env as { name: string }[];
+    expect(env.map((e) => e.name).filter((name) => name.startsWith('MINIQUEUE_PUSH_'))).toEqual([]);
+  });
+
   it('keeps a fixed replica count without an autoscaler, still with a disruption budget', () => {
     const deployment = resource(run, 'kubernetes:apps/v1:Deployment', 'miniqueue').inputs;
     expect(deployment.spec.replicas).toBe(4);

@@ -9,7 +9,10 @@ import { SECRET_VALUES, expectNoPlainSecrets, expectOutputsFree, expectWrappedSe
 
 const IMAGE = 'ghcr.io/acme/miniqueue:1.2.3';
 const RESOURCES = { requests: { cpu: '500m', memory: '384Mi' }, limits: { cpu: '2', memory: '768Mi' } };
-const SECRETS = [SECRET_VALUES.bootstrapAdminKey, SECRET_VALUES.postgresPassword, SECRET_VALUES.grafanaAdminPassword, SECRET_VALUES.githubClientSecret];
+const SECRETS = [
+  SECRET_VALUES.bootstrapAdminKey, SECRET_VALUES.postgresPassword, SECRET_VALUES.grafanaAdminPassword,
+  SECRET_VALUES.githubClientSecret, SECRET_VALUES.pushSecretKey,
+];
 const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 let run: ProgramRun;
@@ -30,7 +33,9 @@ beforeAll(async () => {
     githubClientId: 'Iv1.abc',
     githubClientSecret: SECRET_VALUES.githubClientSecret,
     admins: 'alice',
-  }, ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'githubClientSecret']);
+    pushSecretKey: SECRET_VALUES.pushSecretKey,
+    pushAllowedNetworks: '10.20.0.0/16',
+  }, ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'githubClientSecret', 'pushSecretKey']);
 });
 
 const deployment = () => resource(run, 'kubernetes:apps/v1:Deployment', 'miniqueue').inputs;
@@ -93,10 +98,11 @@ describe('kubernetes stack: secrets', () => {
   it('passes every secret on as a Pulumi secret', () => expectWrappedSecrets(run, SECRETS));
   it('keeps secrets out of the stack outputs', () => expectOutputsFree(run, SECRETS));
 
-  it('keeps the database URL, admin key and GitHub secret in the Secret the pods read', () => {
+  it('keeps the database URL, admin key, GitHub secret and push secret key in the Secret the pods read', () => {
     const secret = resource(run, 'kubernetes:core/v1:Secret', 'miniqueue').inputs;
     const data = reveal(secret.stringData);
-    expect(Object.keys(data).sort()).toEqual(['DATABASE_URL', 'GITHUB_CLIENT_SECRET', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY']);
+    expect(Object.keys(data).sort()).toEqual(['DATABASE_URL', 'GITHUB_CLIENT_SECRET', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY', 'MINIQUEUE_PUSH_SECRET_KEY']);
+    expect(data.MINIQUEUE_PUSH_SECRET_KEY).toBe(SECRET_VALUES.pushSecretKey);
     expect(data.DATABASE_URL).toBe(`postgres://miniqueue:${SECRET_VALUES.postgresPassword}@postgres.mq.svc.cluster.local:5432/miniqueue`);
     expect(data.MINIQUEUE_BOOTSTRAP_ADMIN_KEY).toBe(SECRET_VALUES.bootstrapAdminKey);
   });
@@ -113,11 +119,15 @@ describe('kubernetes stack: the broker', () => {
     const env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[] = brokerContainer().env;
     for (const { name } of env) expect(BROKER_ENV_KEYS).toContain(name);
     const fromSecret = env.filter((e) => e.valueFrom).map((e) => e.name).sort();
-    expect(fromSecret).toEqual(['DATABASE_URL', 'GITHUB_CLIENT_SECRET', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY']);
+    expect(fromSecret).toEqual(['DATABASE_URL', 'GITHUB_CLIENT_SECRET', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY', 'MINIQUEUE_PUSH_SECRET_KEY']);
     for (const e of env.filter((e) => e.valueFrom)) expect(e.valueFrom!.secretKeyRef).toEqual({ name: 'miniqueue', key: e.name });
     const plain = Object.fromEntries(env.filter((e) => !e.valueFrom).map((e) => [e.name, e.value]));
     // nine replicas at most on 100 connections: floor(90 / 9) - 2
-    expect(plain).toMatchObject({ PORT: '8080', MINIQUEUE_DB_POOL_SIZE: '7', GITHUB_CLIENT_ID: 'Iv1.abc', MINIQUEUE_ADMINS: 'alice' });
+    expect(plain).toMatchObject({
+      PORT: '8080', MINIQUEUE_DB_POOL_SIZE: '7', GITHUB_CLIENT_ID: 'Iv1.abc', MINIQUEUE_ADMINS: 'alice', MINIQUEUE_PUSH_ALLOWED_NETWORKS: '10.20.0.0/16',
+    });
+    // Every replica runs this one pod template, so all of them read the same key from the one Secret.
+    expect(plain).not.toHaveProperty('MINIQUEUE_PUSH_SECRET_KEY');
   });
 
   it('probes the real health path on the container port', () => {

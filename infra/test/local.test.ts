@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { reveal, resource, runProgram, type ProgramRun } from './helpers/pulumiProgram.js';
+import { reveal, resource, runProgram, strings, type ProgramRun } from './helpers/pulumiProgram.js';
 import { BROKER_ENV_KEYS } from './helpers/brokerSchema.js';
 import { SECRET_VALUES, expectNoPlainSecrets, expectOutputsFree, expectWrappedSecrets } from './helpers/secrets.js';
 
-const SECRETS = [SECRET_VALUES.bootstrapAdminKey, SECRET_VALUES.postgresPassword, SECRET_VALUES.grafanaAdminPassword];
+const SECRETS = [SECRET_VALUES.bootstrapAdminKey, SECRET_VALUES.postgresPassword, SECRET_VALUES.grafanaAdminPassword, SECRET_VALUES.pushSecretKey];
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -23,7 +23,8 @@ beforeAll(async () => {
     bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
     postgresPassword: SECRET_VALUES.postgresPassword,
     grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
-  }, ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword']);
+    pushSecretKey: SECRET_VALUES.pushSecretKey,
+  }, ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'pushSecretKey']);
 });
 
 const container = (name: string) => resource(run, 'docker:index/container:Container', name).inputs;
@@ -87,7 +88,17 @@ describe('local stack: the broker', () => {
       MINIQUEUE_BOOTSTRAP_ADMIN_KEY: SECRET_VALUES.bootstrapAdminKey,
       LOG_LEVEL: 'debug',
       MINIQUEUE_DB_POOL_SIZE: '20',
+      MINIQUEUE_PUSH_SECRET_KEY: SECRET_VALUES.pushSecretKey,
     });
+  });
+
+  it('gives the push secret key to the broker only, inside its secret env', () => {
+    const envs = container('miniqueue').envs as unknown[];
+    const pushKey = strings(envs).filter((s) => s.text.startsWith('MINIQUEUE_PUSH_SECRET_KEY='));
+    expect(pushKey).toEqual([expect.objectContaining({ text: `MINIQUEUE_PUSH_SECRET_KEY=${SECRET_VALUES.pushSecretKey}`, secret: true })]);
+    for (const other of ['metrics-key', 'prometheus', 'grafana', 'postgres']) {
+      expect(JSON.stringify(reveal(container(other).envs) ?? []), other).not.toContain(SECRET_VALUES.pushSecretKey);
+    }
   });
 
   it('waits for the health path before the key step and Prometheus start', () => {

@@ -59,6 +59,7 @@ export function deployKubernetes(settings: Settings): DeployOutputs {
       DATABASE_URL: databaseUrl,
       MINIQUEUE_BOOTSTRAP_ADMIN_KEY: settings.bootstrapAdminKey,
       GITHUB_CLIENT_SECRET: settings.githubClientSecret,
+      MINIQUEUE_PUSH_SECRET_KEY: settings.pushSecretKey,
     },
     scaling: settings.scaling,
     resources: settings.resources,

@@ -4,7 +4,7 @@
  */
 import * as docker from '@pulumi/docker';
 import * as pulumi from '@pulumi/pulumi';
-import { brokerEnv, dockerEnvList } from '../brokerEnv.js';
+import { brokerEnv, dockerEnvList, type SecretEnvName } from '../brokerEnv.js';
 import { DATABASE, postgresUrl } from '../database.js';
 import { CONTAINER_PATHS, monitoringFiles } from '../files.js';
 import { HEALTH_PATH, METRICS_KEY_DIR, METRICS_KEY_FILE } from '../health.js';
@@ -50,7 +50,12 @@ export function deployLocal(settings: Settings): DeployOutputs {
   }
 
   const env = brokerEnv({ ...settings.broker, dbPoolSize: dbPoolSize(1, settings.databaseMaxConnections) });
-  const secrets = { DATABASE_URL: databaseUrl, MINIQUEUE_BOOTSTRAP_ADMIN_KEY: settings.bootstrapAdminKey, GITHUB_CLIENT_SECRET: settings.githubClientSecret };
+  const secrets: Record<SecretEnvName, pulumi.Output<string> | undefined> = {
+    DATABASE_URL: databaseUrl,
+    MINIQUEUE_BOOTSTRAP_ADMIN_KEY: settings.bootstrapAdminKey,
+    GITHUB_CLIENT_SECRET: settings.githubClientSecret,
+    MINIQUEUE_PUSH_SECRET_KEY: settings.pushSecretKey,
+  };
   const image = brokerImage(stack, settings.image);
   const broker = new docker.Container('miniqueue', {
     name: dockerName(stack, 'broker'),

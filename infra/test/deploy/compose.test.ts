@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import composeSpec from '../schemas/compose-spec.json' with { type: 'json' };
 import { IMAGES } from '../../src/images.js';
-import { BROKER_ENV_KEYS } from '../helpers/brokerSchema.js';
+import { BROKER_ENV_KEYS, envSchema } from '../helpers/brokerSchema.js';
 import { repoFile, repoHas, repoYaml } from '../helpers/repo.js';
 
 const compose = repoYaml('docker-compose.yml');
@@ -65,6 +65,9 @@ describe('docker-compose.yml', () => {
     for (const name of Object.keys(env)) expect(BROKER_ENV_KEYS).toContain(name);
     expect(env.MINIQUEUE_BOOTSTRAP_ADMIN_KEY).toMatch(/^\$\{MINIQUEUE_BOOTSTRAP_ADMIN_KEY:\?/);
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\/miniqueue:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/miniqueue$/);
+    // Optional: left out of .env it reaches the broker empty, which the schema takes as unset.
+    expect(env.MINIQUEUE_PUSH_SECRET_KEY).toBe('${MINIQUEUE_PUSH_SECRET_KEY:-}');
+    expect(envSchema.validate({ MINIQUEUE_PUSH_SECRET_KEY: '' }).error).toBeUndefined();
   });
 
   it('mounts prometheus/ and grafana/ from the repository', () => {

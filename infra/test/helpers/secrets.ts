@@ -7,6 +7,8 @@ export const SECRET_VALUES = {
   postgresPassword: 'pg-password-3f9a7c',
   grafanaAdminPassword: 'grafana-password-81d2e0',
   githubClientSecret: 'github-secret-5b6c4d',
+  // 32 bytes in base64url, as the broker requires: 43 characters.
+  pushSecretKey: `${'PushKeyMaterial0'.repeat(2)}_abcdefghij`,
   databaseUrl: 'postgres://mq:managed-db-password-77ae@db.example.net:5432/mq?sslmode=require',
 } as const;
 

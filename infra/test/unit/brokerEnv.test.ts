@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_KEY_PATTERN, SECRET_ENV, brokerEnv, dockerEnvList } from '../../src/brokerEnv.js';
+import { ADMIN_KEY_PATTERN, PUSH_SECRET_KEY_PATTERN, SECRET_ENV, brokerEnv, dockerEnvList } from '../../src/brokerEnv.js';
 import { BROKER_ENV_KEYS, REQUIRED_BROKER_ENV_KEYS, envSchema, schemaPattern } from '../helpers/brokerSchema.js';
 
 const VALID_KEY = `mq_${'A'.repeat(43)}`;
@@ -12,6 +12,8 @@ const full = brokerEnv({
   admins: 'alice,bob',
   publicViewer: false,
   github: { clientId: 'Iv1.123', callbackUrl: 'https://mq.example.com/api/v1/auth/github/callback' },
+  pushSecretKey: true,
+  pushAllowedNetworks: '10.20.0.0/16,fd00::/8',
 });
 const minimal = brokerEnv({ dbPoolSize: 10, logLevel: 'warn' });
 
@@ -40,9 +42,21 @@ describe('the broker environment against the broker config schema', () => {
     expect(minimal.secret).not.toContain('GITHUB_CLIENT_SECRET');
   });
 
+  it('names the push secret key as a secret only when the stack has one, and passes the allowed networks plain', () => {
+    expect(full.secret).toContain('MINIQUEUE_PUSH_SECRET_KEY');
+    expect(full.plain.MINIQUEUE_PUSH_ALLOWED_NETWORKS).toBe('10.20.0.0/16,fd00::/8');
+    expect(minimal.secret).not.toContain('MINIQUEUE_PUSH_SECRET_KEY');
+    expect(minimal.plain).not.toHaveProperty('MINIQUEUE_PUSH_ALLOWED_NETWORKS');
+  });
+
   it('passes the schema with the secrets filled in', () => {
     for (const env of [full, minimal]) {
-      const secrets = { DATABASE_URL: 'postgres://miniqueue:pw@postgres:5432/miniqueue', MINIQUEUE_BOOTSTRAP_ADMIN_KEY: VALID_KEY, GITHUB_CLIENT_SECRET: 'shh' };
+      const secrets = {
+        DATABASE_URL: 'postgres://miniqueue:pw@postgres:5432/miniqueue',
+        MINIQUEUE_BOOTSTRAP_ADMIN_KEY: VALID_KEY,
+        GITHUB_CLIENT_SECRET: 'shh',
+        MINIQUEUE_PUSH_SECRET_KEY: 'B'.repeat(43),
+      };
       const values = { ...env.plain, ...Object.fromEntries(env.secret.map((name) => [name, secrets[name]])) };
       const { error } = envSchema.validate(values, { abortEarly: false });
       expect(error?.message).toBeUndefined();
@@ -51,6 +65,10 @@ describe('the broker environment against the broker config schema', () => {
 
   it('checks the admin key with the same pattern as the broker', () => {
     expect(String(ADMIN_KEY_PATTERN)).toBe(schemaPattern('MINIQUEUE_BOOTSTRAP_ADMIN_KEY'));
+  });
+
+  it('checks the push secret key with the same pattern as the broker', () => {
+    expect(String(PUSH_SECRET_KEY_PATTERN)).toBe(schemaPattern('MINIQUEUE_PUSH_SECRET_KEY'));
   });
 
   it('writes docker env entries in a stable order', () => {

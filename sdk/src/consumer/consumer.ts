@@ -3,6 +3,7 @@ import type { Message } from '../generated/index.js';
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
 import { Emitter } from './emitter.js';
 import { LeaseKeeper } from './lease.js';
+import { nackReason } from './nackReason.js';
 import { PushChannel } from './push.js';
 import { Slots } from './slots.js';
 import type { ConsumerBroker, ConsumerEvents, ConsumerOptions, ErrorContext, MessageHandler, Outcome } from './types.js';
@@ -202,6 +203,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
       const result = await this.broker.nack(message.message_id, {
         requeue,
         delaySeconds: requeue ? this.nackDelay(message, handlerError) : undefined,
+        reason: nackReason(handlerError) || undefined,
       });
       return result.status === 'DEAD' ? 'dead' : 'requeued';
     } catch (error) {

@@ -33,6 +33,17 @@ async function countsOf(queue: string) {
   return stats.find((s) => s.queue === queue)!;
 }
 
+/** Runs a consumer until it settles its first message, then stops it; returns the outcomes seen. */
+async function outcomesUntilFirst(consumer: ReturnType<MiniQueue['consumer']>): Promise<string[]> {
+  const outcomes: string[] = [];
+  consumer.on('processed', (event) => outcomes.push(event.outcome));
+  consumer.on('error', () => undefined);
+  consumer.start();
+  await until(() => outcomes.length === 1, 10_000, 'outcome');
+  await consumer.stop();
+  return outcomes;
+}
+
 describe('consumer', () => {
   it('handles and acks 1,000 messages with concurrency 8, each exactly once', async () => {
     const { producer, consumerClient } = await setUp('bulk');
@@ -96,6 +107,22 @@ describe('consumer', () => {
     expect(dead.items).toEqual([expect.objectContaining({ message_id: id, status: 'DEAD', retry_count: 2 })]);
   });
 
+  it("nacks with the handler's error message, which the dead letter shows", async () => {
+    const { producer, consumerClient } = await setUp('says-why', { maxRetries: 0 });
+    const [id] = (await producer.publish('says-why', 'fails once')).message_ids;
+    const consumer = consumerClient.consumer(
+      'says-why',
+      () => {
+        throw new Error('boom');
+      },
+      { nackDelay: 0, waitSeconds: 1 },
+    );
+    expect(await outcomesUntilFirst(consumer)).toEqual(['dead']);
+    const dead = await admin.getMessage(id);
+    expect(dead.status).toBe('DEAD');
+    expect(dead.dead_detail).toContain('boom');
+  });
+
   it('waits nackDelay before a retry', async () => {
     const { producer, consumerClient } = await setUp('delayed');
     await producer.publish('delayed', 'retry me later');
@@ -118,18 +145,12 @@ describe('consumer', () => {
   it('sends a message to the DLQ at once when the handler throws DeadLetterError', async () => {
     const { producer, consumerClient } = await setUp('poison', { maxRetries: 5 });
     await producer.publish('poison', 'not json');
-    const outcomes: string[] = [];
     let calls = 0;
     const consumer = consumerClient.consumer('poison', () => {
       calls++;
       throw new DeadLetterError('payload is not JSON');
     });
-    consumer.on('processed', (event) => outcomes.push(event.outcome));
-    consumer.on('error', () => undefined);
-    consumer.start();
-    await until(() => outcomes.length === 1, 10_000, 'outcome');
-    await consumer.stop();
-    expect(outcomes).toEqual(['dead']);
+    expect(await outcomesUntilFirst(consumer)).toEqual(['dead']);
     expect(calls).toBe(1);
     expect(await countsOf('poison')).toMatchObject({ dead: 1, pending: 0 });
   });
