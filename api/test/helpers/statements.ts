@@ -21,3 +21,6 @@ export async function statementsDuring(work: () => Promise<unknown>): Promise<st
 
 /** NOTIFYs to other instances: sent outside the message transactions, counted apart. */
 export const isNotification = (sql: string) => sql.includes('pg_notify');
+
+/** The rate recorder's writes of the last bucket's counts: every 5 s per instance, whatever requests run. */
+export const isRateWrite = (sql: string) => /\b(queue_rate|topic_rate|rate_sample)\b/.test(sql);
