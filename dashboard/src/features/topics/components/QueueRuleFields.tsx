@@ -4,12 +4,12 @@ import { TextArea } from '../../../lib/ui/Field';
  * Which messages a queue takes: its header filter (JSON, checked with `filterOf`, then in full by the
  * broker) and whether each message needs an ordering key. Shared by the new-queue form and a queue's settings.
  */
-export function HeaderFilterField({ label, hint, value, onChange, error }: { label: string; hint: string; value: string; onChange: (text: string) => void; error?: string }) {
+export function HeaderFilterField({ label, hint, value, onChange, error, rows = 3 }: { label: string; hint: string; value: string; onChange: (text: string) => void; error?: string; rows?: number }) {
   return (
     <TextArea
       label={label}
       name="queue-filter"
-      rows={3}
+      rows={rows}
       spellCheck={false}
       value={value}
       onChange={(event) => onChange(event.target.value)}

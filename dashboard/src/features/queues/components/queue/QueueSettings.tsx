@@ -12,6 +12,9 @@ import { brokerProblems, filterText, formOf, isEdited, saveSettings, settingsCha
 
 const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
 
+/** Tall enough for a saved filter's pretty JSON, within reason. */
+const filterRows = (text: string) => Math.min(10, Math.max(3, text.split('\n').length));
+
 /** A queue's settings: read by everyone, changed by admins. */
 export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queue: Queue) => void }) {
   const { admin } = useSession();
@@ -78,7 +81,7 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
         <TextField label="Max retries" inputMode="numeric" value={form.maxRetries} onChange={edit('maxRetries')} error={problems.maxRetries} hint="Redeliveries before it goes dead." />
         <TextField label="Acked retention (hours)" inputMode="numeric" value={form.ackedRetentionHours} onChange={edit('ackedRetentionHours')} error={problems.ackedRetentionHours} placeholder="broker default" hint="Empty: the broker's default; 0 keeps none." />
       </div>
-      <HeaderFilterField label="Header filter" value={form.filter} onChange={(text) => change('filter', text)} error={problems.filter} hint="JSON: only messages whose headers match reach this queue. Empty removes the filter." />
+      <HeaderFilterField label="Header filter" rows={filterRows(form.filter)} value={form.filter} onChange={(text) => change('filter', text)} error={problems.filter} hint="JSON: only messages whose headers match reach this queue. Empty removes the filter." />
       <RequireOrderingKeyField checked={form.requireOrderingKey} onChange={(checked) => change('requireOrderingKey', checked)} />
       <FormFailure failure={submission.failure} />
       {saved && !changed && <Notice>Settings saved.</Notice>}
