@@ -19,6 +19,8 @@ export interface SubmitOptions<T> {
   validate?: () => boolean;
   /** After the action succeeded, with what it returned. */
   onSuccess?: (result: T) => void;
+  /** A failure the form shows next to its fields itself (a broker's field problem): true keeps it out of `failure`. */
+  onFieldError?: (error: unknown) => boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ export function useSubmit<T>(action: () => Promise<T>, options: SubmitOptions<T>
       const result = await latest.current.action();
       latest.current.options.onSuccess?.(result);
     } catch (error) {
-      setFailure(describeError(error));
+      if (!latest.current.options.onFieldError?.(error)) setFailure(describeError(error));
     } finally {
       setBusy(false);
     }

@@ -70,3 +70,47 @@ describe('a header filter in the new queue form, an ordering key in the publish 
     expect(errors).toEqual([]);
   });
 });
+
+describe("a queue's filter and key rule on its own page", () => {
+  it('an admin sets both; a bad filter is explained next to the field and saves nothing', async () => {
+    const admin = dashboard.sdk(dashboard.broker.adminKey);
+    await admin.queues.create('audit', 'payments');
+    await page.goto(`${dashboard.url}/queues/audit`);
+    const settings = page.getByRole('form', { name: 'Queue settings' });
+    const filter = settings.getByLabel('Header filter');
+    expect(await filter.inputValue()).toBe('');
+
+    // JSON, but not a filter: only the broker knows, and its message sits by the field.
+    await filter.fill('{"header": "region", "matches": "eu"}');
+    await settings.getByLabel('Require an ordering key on every message').check();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText(/filter must be a condition/).waitFor();
+    expect(await filter.getAttribute('aria-invalid')).toBe('true');
+    expect(await settings.getByRole('alert').count()).toBe(0);
+    const unchanged = await admin.queues.get('audit');
+    expect(unchanged.filter).toBeUndefined();
+    expect(unchanged.require_ordering_key).toBe(false);
+
+    await filter.fill('{"header": "region", "equals": "eu"}');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Settings saved.').waitFor();
+    expect(await admin.queues.get('audit')).toMatchObject({ filter: { header: 'region', equals: 'eu' }, require_ordering_key: true, ack_timeout_seconds: 30 });
+    expect(await filter.inputValue()).toBe('{\n  "header": "region",\n  "equals": "eu"\n}');
+    await screenshot(page, 'queue-filter-saved');
+
+    expect((await admin.publish('payments', '{"n": 1}', { headers: { region: 'us' } })).queues).not.toContain('audit');
+    expect((await admin.publish('payments', '{"n": 2}', { headers: { region: 'eu' }, orderingKey: 'k1' })).queues).toContain('audit');
+    const consumer = dashboard.sdk(await dashboard.broker.clientKey('auditor', ['consume:audit']));
+    expect(await consumer.consume('audit')).toMatchObject({ payload: '{"n": 2}' });
+
+    // An emptied box removes the filter; the key rule is switched off the same way it was switched on.
+    await filter.fill('');
+    await settings.getByLabel('Require an ordering key on every message').uncheck();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Settings saved.').waitFor();
+    const cleared = await admin.queues.get('audit');
+    expect(cleared.filter).toBeUndefined();
+    expect(cleared.require_ordering_key).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});

@@ -20,6 +20,7 @@ dashboardForFile(async (started) => {
   const consumer = dashboard.sdk(await dashboard.broker.clientKey('email-service', ['consume:email-queue']));
   const message = await consumer.consume('email-queue');
   await consumer.nack(message!.message_id, { requeue: false });
+  await admin.queues.update('email-queue', { filter: { header: 'region', equals: 'eu' }, requireOrderingKey: true });
 
   const viewerKey = await dashboard.broker.clientKey('ops-viewer', ['view']);
   ({ page, errors } = await newPage(started.browser));
@@ -52,7 +53,11 @@ describe("a viewer's session", () => {
     expect(await changingControls()).toEqual([]);
     // Searching (by id, by header) is reading; the settings are shown, not a form.
     expect(await page.locator('form:not([role=search])').count()).toBe(0);
-    expect(await page.getByTestId('queue-settings').textContent()).toContain('Max retries');
+    const settings = await page.getByTestId('queue-settings').textContent();
+    expect(settings).toContain('Max retries');
+    expect(settings).toContain('"equals": "eu"');
+    expect(settings).toContain('required on every message');
+    expect(await page.getByTestId('queue-settings').locator('input, textarea').count()).toBe(0);
     await screenshot(page, 'viewer-queue');
 
     await nav('Dead letters');

@@ -1,22 +1,40 @@
-import type { MiniQueue, Queue, QueueChanges } from '@miniqueue/sdk';
+import { BadRequestError, type HeaderFilter, type MiniQueue, type Queue, type QueueChanges } from '@miniqueue/sdk';
+import { filterOf } from '../../topics/api/topology';
 
-/** The settings form as typed: text, because an empty retention means "the broker's default". */
+/** The settings form as typed: text, because an empty retention means "the broker's default" and an empty filter "no filter". */
 export interface SettingsForm {
   ackTimeoutSeconds: string;
   maxRetries: string;
   ackedRetentionHours: string;
+  filter: string;
+  requireOrderingKey: boolean;
 }
+
+type NumberField = 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours';
+type TextField = NumberField | 'filter';
+
+/** A filter as people read it: pretty JSON, or nothing. */
+export const filterText = (filter: HeaderFilter | undefined): string => (filter ? JSON.stringify(filter, null, 2) : '');
 
 export const formOf = (queue: Queue): SettingsForm => ({
   ackTimeoutSeconds: String(queue.ack_timeout_seconds),
   maxRetries: String(queue.max_retries),
   ackedRetentionHours: queue.acked_retention_hours === null ? '' : String(queue.acked_retention_hours),
+  filter: filterText(queue.filter),
+  requireOrderingKey: queue.require_ordering_key,
 });
 
-export type SettingsProblems = Partial<Record<keyof SettingsForm, string>>;
+/** Edited at all, valid or not: saving an invalid value says what is wrong with it. */
+export function isEdited(queue: Queue, form: SettingsForm): boolean {
+  const initial = formOf(queue);
+  const texts: TextField[] = ['ackTimeoutSeconds', 'maxRetries', 'ackedRetentionHours', 'filter'];
+  return texts.some((field) => form[field].trim() !== initial[field]) || form.requireOrderingKey !== initial.requireOrderingKey;
+}
+
+export type SettingsProblems = Partial<Record<TextField, string>>;
 
 /** The contract's ranges, checked before sending so each field says what is wrong with it. */
-const RANGES: Record<keyof SettingsForm, [number, number, string]> = {
+const RANGES: Record<NumberField, [number, number, string]> = {
   ackTimeoutSeconds: [1, 43_200, 'seconds'],
   maxRetries: [0, 100, 'retries'],
   ackedRetentionHours: [0, 8_760, 'hours'],
@@ -30,7 +48,8 @@ function wholeNumber(text: string, [min, max, unit]: [number, number, string]): 
 
 /**
  * What to send: only the settings that differ from the queue's, so a save changes nothing else.
- * An empty retention is `null` (the broker's default again).
+ * An empty retention is `null` (the broker's default again); an empty filter is `null` (no filter).
+ * A filter that is the same JSON as the queue's, however laid out, is not sent.
  */
 export function settingsChanges(queue: Queue, form: SettingsForm): { changes: QueueChanges; problems: SettingsProblems } {
   const problems: SettingsProblems = {};
@@ -44,7 +63,30 @@ export function settingsChanges(queue: Queue, form: SettingsForm): { changes: Qu
   const retention = form.ackedRetentionHours.trim() === '' ? null : wholeNumber(form.ackedRetentionHours, RANGES.ackedRetentionHours);
   if (typeof retention === 'string') problems.ackedRetentionHours = retention;
   else if (retention !== queue.acked_retention_hours) changes.ackedRetentionHours = retention;
+  const filter = filterOf(form.filter);
+  if (filter.problem) problems.filter = filter.problem;
+  else if (JSON.stringify(filter.filter ?? null) !== JSON.stringify(queue.filter ?? null)) changes.filter = filter.filter ?? null;
+  if (form.requireOrderingKey !== queue.require_ordering_key) changes.requireOrderingKey = form.requireOrderingKey;
   return { changes, problems };
+}
+
+/** The broker's names for the form's fields, so its 400 is shown next to the field it is about. */
+const FIELD_OF: Record<string, TextField> = {
+  ack_timeout_seconds: 'ackTimeoutSeconds',
+  max_retries: 'maxRetries',
+  acked_retention_hours: 'ackedRetentionHours',
+  filter: 'filter',
+};
+
+/** A 400's field problems by form field (`filter.or[0]` belongs to the filter); empty for any other failure. */
+export function brokerProblems(error: unknown): SettingsProblems {
+  const problems: SettingsProblems = {};
+  if (!(error instanceof BadRequestError)) return problems;
+  for (const { field, message } of error.errors ?? []) {
+    const own = FIELD_OF[field.split(/[.[]/)[0] ?? ''];
+    if (own) problems[own] = message;
+  }
+  return problems;
 }
 
 export const loadQueue = (mq: MiniQueue, queue: string, signal: AbortSignal): Promise<Queue> => mq.queues.get(queue, { signal });

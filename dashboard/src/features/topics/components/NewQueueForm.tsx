@@ -3,10 +3,11 @@ import type { Queue } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
 import { Button } from '../../../lib/ui/Button';
 import { Card } from '../../../lib/ui/Card';
-import { SelectField, TextArea, TextField } from '../../../lib/ui/Field';
+import { SelectField, TextField } from '../../../lib/ui/Field';
 import { FormFailure } from '../../../lib/ui/FormFailure';
 import { useSubmit } from '../../../lib/useSubmit';
 import { createQueue, filterOf, nameProblem } from '../api/topology';
+import { HeaderFilterField, RequireOrderingKeyField } from './QueueRuleFields';
 
 interface Problems {
   name?: string;
@@ -75,21 +76,14 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
           <TextField label="Ack timeout (s)" name="ack-timeout" inputMode="numeric" value={ackTimeout} onChange={(event) => setAckTimeout(event.target.value)} error={problems.ackTimeout} hint="Lease of a claimed message." />
           <TextField label="Max retries" name="max-retries" inputMode="numeric" value={maxRetries} onChange={(event) => setMaxRetries(event.target.value)} error={problems.maxRetries} hint="Then it goes dead." />
         </div>
-        <TextArea
+        <HeaderFilterField
           label="Header filter (optional)"
-          name="queue-filter"
-          rows={3}
-          spellCheck={false}
           value={filter}
-          onChange={(event) => setFilter(event.target.value)}
+          onChange={setFilter}
           error={problems.filter}
-          placeholder='{"header": "region", "one_of": ["eu", "us"]}'
           hint="JSON: only messages whose headers match reach this queue. Empty takes every message."
         />
-        <label className="inline-flex items-center gap-2 text-sm text-slate-700">
-          <input type="checkbox" name="require-ordering-key" checked={requireOrderingKey} onChange={(event) => setRequireOrderingKey(event.target.checked)} className="size-4 rounded border-slate-300 text-indigo-600" />
-          Require an ordering key on every message
-        </label>
+        <RequireOrderingKeyField checked={requireOrderingKey} onChange={setRequireOrderingKey} />
         <FormFailure failure={submission.failure} />
         <Button type="submit" busy={submission.busy} disabled={topics.length === 0}>
           Create queue

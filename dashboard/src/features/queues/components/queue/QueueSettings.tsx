@@ -7,9 +7,13 @@ import { TextField } from '../../../../lib/ui/Field';
 import { FormFailure } from '../../../../lib/ui/FormFailure';
 import { Notice } from '../../../../lib/ui/States';
 import { useSubmit } from '../../../../lib/useSubmit';
-import { formOf, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
+import { HeaderFilterField, RequireOrderingKeyField } from '../../../topics/components/QueueRuleFields';
+import { brokerProblems, filterText, formOf, isEdited, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
 
 const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
+
+/** Tall enough for a saved filter's pretty JSON, within reason. */
+const filterRows = (text: string) => Math.min(10, Math.max(3, text.split('\n').length));
 
 /** A queue's settings: read by everyone, changed by admins. */
 export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queue: Queue) => void }) {
@@ -20,15 +24,19 @@ export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queu
         <Setting label="Ack timeout">{formatAge(queue.ack_timeout_seconds)}</Setting>
         <Setting label="Max retries">{queue.max_retries}</Setting>
         <Setting label="Acked retention">{retentionText(queue.acked_retention_hours)}</Setting>
+        <Setting label="Ordering key">{queue.require_ordering_key ? 'required on every message' : 'optional'}</Setting>
+        <Setting label="Header filter" className="sm:col-span-2">
+          {queue.filter ? <pre className="overflow-x-auto font-mono text-xs">{filterText(queue.filter)}</pre> : 'none (every message of the topic)'}
+        </Setting>
       </dl>
     );
   }
   return <SettingsEditor queue={queue} onSaved={onSaved} />;
 }
 
-function Setting({ label, children }: { label: string; children: React.ReactNode }) {
+function Setting({ label, className, children }: { label: string; className?: string; children: React.ReactNode }) {
   return (
-    <div>
+    <div className={className}>
       <dt className="text-slate-500">{label}</dt>
       <dd className="font-medium text-slate-900">{children}</dd>
     </div>
@@ -41,9 +49,7 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
   const [problems, setProblems] = useState<SettingsProblems>({});
   const [saved, setSaved] = useState(false);
   useEffect(() => setForm(formOf(queue)), [queue]);
-  // Edited at all, valid or not: saving an invalid value says what is wrong with it.
-  const initial = formOf(queue);
-  const changed = (Object.keys(form) as (keyof SettingsForm)[]).some((field) => form[field].trim() !== initial[field]);
+  const changed = isEdited(queue, form);
 
   const submission = useSubmit(() => saveSettings(mq, queue.name, settingsChanges(queue, form).changes), {
     validate: () => {
@@ -55,11 +61,18 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
       setSaved(true);
       onSaved(updated);
     },
+    // A bad filter is only known to the broker: its message goes next to the field; nothing was saved.
+    onFieldError: (error) => {
+      const found = brokerProblems(error);
+      setProblems(found);
+      return Object.keys(found).length > 0;
+    },
   });
-  const edit = (field: keyof SettingsForm) => (event: React.ChangeEvent<HTMLInputElement>) => {
+  const change = <F extends keyof SettingsForm>(field: F, value: SettingsForm[F]) => {
     setSaved(false);
-    setForm({ ...form, [field]: event.target.value });
+    setForm({ ...form, [field]: value });
   };
+  const edit = (field: 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours') => (event: React.ChangeEvent<HTMLInputElement>) => change(field, event.target.value);
 
   return (
     <form aria-label="Queue settings" onSubmit={submission.onSubmit} noValidate className="space-y-3" data-testid="queue-settings">
@@ -68,6 +81,8 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
         <TextField label="Max retries" inputMode="numeric" value={form.maxRetries} onChange={edit('maxRetries')} error={problems.maxRetries} hint="Redeliveries before it goes dead." />
         <TextField label="Acked retention (hours)" inputMode="numeric" value={form.ackedRetentionHours} onChange={edit('ackedRetentionHours')} error={problems.ackedRetentionHours} placeholder="broker default" hint="Empty: the broker's default; 0 keeps none." />
       </div>
+      <HeaderFilterField label="Header filter" rows={filterRows(form.filter)} value={form.filter} onChange={(text) => change('filter', text)} error={problems.filter} hint="JSON: only messages whose headers match reach this queue. Empty removes the filter." />
+      <RequireOrderingKeyField checked={form.requireOrderingKey} onChange={(checked) => change('requireOrderingKey', checked)} />
       <FormFailure failure={submission.failure} />
       {saved && !changed && <Notice>Settings saved.</Notice>}
       <div className="flex justify-end gap-2">
