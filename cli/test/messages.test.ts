@@ -224,7 +224,7 @@ describe('messages:list', () => {
     expect(Object.keys(all).sort()).toEqual(['items', 'next_cursor', 'total', 'total_exact']);
     expect(all.items).toHaveLength(3);
     expect(Object.keys(all.items[0]).sort()).toEqual(
-      ['available_at', 'consumer_id', 'headers', 'lease_expires_at', 'message_id', 'payload', 'published_at', 'queue', 'retry_count', 'status', 'topic', 'unacked_at'],
+      ['available_at', 'consumer_id', 'headers', 'lease_expires_at', 'message_id', 'ordering_key', 'payload', 'published_at', 'queue', 'retry_count', 'status', 'topic', 'unacked_at'],
     );
   });
 
