@@ -137,6 +137,27 @@ describe('ordering keys', () => {
     expect((await mq.post('/api/v1/topics/strict/messages', { payload: 'no key' }, mq.adminKey)).status).toBe(201);
   });
 
+  it('a keyless batch of which only some items match a filtered queue that requires keys stores nothing', async () => {
+    await topology(mq, 'strict-eu', [{ name: 'strict-eu-all' }]);
+    const created = await mq.post(
+      '/api/v1/queues',
+      { name: 'strict-eu-q', topic_name: 'strict-eu', require_ordering_key: true, filter: { header: 'region', equals: 'eu' } },
+      mq.adminKey,
+    );
+    expect(created.status).toBe(201);
+    const batch = await mq.post(
+      '/api/v1/topics/strict-eu/messages/batch',
+      { messages: [{ payload: 'us', headers: { region: 'us' } }, { payload: 'eu', headers: { region: 'eu' } }] },
+      mq.adminKey,
+    );
+    expect(batch.status).toBe(400);
+    expect(batch.body.code).toBe('ordering_key_required');
+    const { rows } = await mq.pool.query(`SELECT count(*)::int AS n FROM message WHERE topic_name = 'strict-eu'`);
+    expect(rows[0].n).toBe(0);
+    const outside = await mq.post('/api/v1/topics/strict-eu/messages', { payload: 'us', headers: { region: 'us' } }, mq.adminKey);
+    expect(outside.body.queues).toEqual(['strict-eu-all']);
+  });
+
   it('purging a queue forgets its keys, so new messages of a key are claimable at once', async () => {
     await topology(mq, 'purged', [{ name: 'purged-q' }]);
     await publish('purged', 'p1', 'p');
