@@ -12,6 +12,7 @@ import { liveTableVacuumJob } from './jobs/liveTableVacuum.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
 import { authSweeper } from './jobs/authSweeper.js';
 import { ratePrune } from './jobs/ratePrune.js';
+import { orderingGroupCleanup } from './jobs/orderingGroupCleanup.js';
 import { serviceOf } from './lifecycle/lifecycle.js';
 import type { ServiceHealth } from './lifecycle/service.js';
 import { ServiceGroup } from './lifecycle/serviceGroup.js';
@@ -77,6 +78,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
     new JobService(retentionJob, '41 * * * * *', onJobError),
     new JobService(liveTableVacuumJob(pool), '*/5 * * * * *', onJobError),
     new JobService(ratePrune(pool), '29 * * * * *', onJobError),
+    new JobService(orderingGroupCleanup(pool), '53 * * * * *', onJobError),
     new JobService(idempotencyCleanup(pool, config.idempotencyTtlHours), '17 */10 * * * *', onJobError),
     // Every 15 s: an expired session's open sockets close within that.
     new JobService(authSweeper(pool), '*/15 * * * * *', onJobError),

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagePublish } from '../../src/db/queries/messagePublish.js';
+import { orderingGroupsForgetIdle } from '../../src/db/queries/orderingGroup.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
 import { topology } from '../helpers/fixtures.js';
@@ -50,5 +51,32 @@ describe('ordering keys under races', () => {
     expect(next.body.payload).toBe('next');
     const { rows } = await mq.pool.query(`SELECT count(*)::int AS n FROM ordering_group WHERE stalled`);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('a publish that waited for the cleanup forgetting its idle group starts the group afresh, at its head', async () => {
+    await topology(mq, 'idle', [{ name: 'idle-q' }]);
+    expect((await mq.post('/api/v1/topics/idle/messages', { payload: 'first', ordering_key: 'k' }, mq.adminKey)).status).toBe(201);
+    const first = await consume('idle-q');
+    expect((await mq.post(`/api/v1/messages/${first.body.message_id}/ack`, undefined, worker)).status).toBe(200);
+
+    // The cleanup has deleted k's idle group and not yet committed.
+    const cleaner = new pg.Client({ connectionString: mq.databaseUrl });
+    await cleaner.connect();
+    try {
+      await cleaner.query('BEGIN');
+      expect(await orderingGroupsForgetIdle(cleaner, 100)).toBeGreaterThanOrEqual(1);
+      const published = mq.post('/api/v1/topics/idle/messages', { payload: 'second', ordering_key: 'k' }, mq.adminKey);
+      await eventually(async () => (await waitingForLock()) > 0, 'the publish to wait for the group lock');
+      await cleaner.query('COMMIT');
+      expect((await published).status).toBe(201);
+    } finally {
+      await cleaner.end();
+    }
+    expect((await mq.post('/api/v1/topics/idle/messages', { payload: 'third', ordering_key: 'k' }, mq.adminKey)).status).toBe(201);
+    const second = await consume('idle-q');
+    expect(second.body.payload).toBe('second');
+    expect((await consume('idle-q')).status).toBe(204);
+    expect((await mq.post(`/api/v1/messages/${second.body.message_id}/ack`, undefined, worker)).status).toBe(200);
+    expect((await consume('idle-q')).body.payload).toBe('third');
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
+import { orderingGroupCleanup } from '../../src/jobs/orderingGroupCleanup.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { expireAllLeases, topology } from '../helpers/fixtures.js';
 
@@ -156,6 +157,21 @@ describe('ordering keys', () => {
     expect(rows[0].n).toBe(0);
     const outside = await mq.post('/api/v1/topics/strict-eu/messages', { payload: 'us', headers: { region: 'us' } }, mq.adminKey);
     expect(outside.body.queues).toEqual(['strict-eu-all']);
+  });
+
+  it('groups with nothing live are forgotten, and a key used again starts a new group in order', async () => {
+    await topology(mq, 'once', [{ name: 'once-q' }]);
+    const groups = async () =>
+      (await mq.pool.query(`SELECT ordering_key, live FROM ordering_group WHERE queue_name = 'once-q' ORDER BY 1`)).rows;
+    await publish('once', 'done', 'done');
+    await ack((await consume('once-q'))!.message_id);
+    await publish('once', 'waiting', 'busy');
+    expect(await groups()).toEqual([{ ordering_key: 'busy', live: 1 }, { ordering_key: 'done', live: 0 }]);
+    expect(await orderingGroupCleanup(mq.pool).runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await groups()).toEqual([{ ordering_key: 'busy', live: 1 }]);
+    await publish('once', 'again 1', 'done');
+    await publish('once', 'again 2', 'done');
+    expect(await drain('once-q')).toEqual(['waiting', 'again 1']);
   });
 
   it('purging a queue forgets its keys, so new messages of a key are claimable at once', async () => {

@@ -115,3 +115,20 @@ export async function orderingPromoteStalled(db: Queryable, limit: number): Prom
   });
   return rows;
 }
+
+/**
+ * Forgets up to `limit` groups with nothing live (every message of the key acked or dead), so that
+ * keys used once (an order id, say) do not pile up. A group a statement holds is skipped, and a
+ * publish that waited for this delete inserts the group afresh, its positions starting again at 0:
+ * nothing live is behind them. Returns how many went.
+ */
+export async function orderingGroupsForgetIdle(db: Queryable, limit: number): Promise<number> {
+  const { rowCount } = await db.query({
+    name: 'ordering_groups_forget_idle',
+    text: `DELETE FROM ordering_group g
+      USING (SELECT queue_name, ordering_key FROM ordering_group WHERE live = 0 LIMIT $1 FOR UPDATE SKIP LOCKED) idle
+      WHERE g.queue_name = idle.queue_name AND g.ordering_key = idle.ordering_key AND g.live = 0`,
+    values: [limit],
+  });
+  return rowCount ?? 0;
+}
