@@ -188,9 +188,13 @@ export class Publisher {
 
   /** `topicOf(i)`: the topic row i was published to. */
   private committed(rows: PublishedRow[], topicOf: (position: number) => string): void {
-    const moved = rows.filter((row) => row.stored).flatMap((row) =>
-      row.message_ids.map((id, index) => ({ id, queue: row.queues[index], availableAt: row.available_at, delayed: row.delayed })),
-    );
+    // Copies stored BLOCKED behind their key's head are told as such: they wake no consumer.
+    const moved = rows.filter((row) => row.stored).flatMap((row) => {
+      const blocked = row.blocked_ids && row.blocked_ids.length > 0 ? new Set(row.blocked_ids) : undefined;
+      return row.message_ids.map((id, index) => ({
+        id, queue: row.queues[index], availableAt: row.available_at, delayed: row.delayed, blocked: blocked?.has(id),
+      }));
+    });
     this.deps.changes.committed(transitionsOf('PUBLISHED', moved));
     if (!this.deps.countPublishes) return;
     const perTopic = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
 import type { NotificationBus, TopologyEvent } from '../realtime/bus.js';
-import { MAKES_CLAIMABLE, type Changes, type Transition } from '../realtime/changes.js';
+import { makesClaimable, type Changes, type Transition } from '../realtime/changes.js';
 import type { WakeupNotification } from '../realtime/wakeupBroadcast.js';
 import type { QueueWaiters } from './waiters.js';
 
@@ -57,7 +57,7 @@ export class Wakeups implements Service {
 
   private readonly onLocal = (transitions: Transition[]) => {
     for (const t of transitions) {
-      if (!MAKES_CLAIMABLE.has(t.event)) continue;
+      if (!makesClaimable(t)) continue;
       if (t.delayed && t.availableAt) this.news(t.queue, 0, t.availableAt);
       else this.news(t.queue, t.ids.length, null);
     }

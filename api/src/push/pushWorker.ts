@@ -8,7 +8,7 @@ import type { Settler } from '../broker/settle.js';
 import { backoffDelayMs } from '../lifecycle/backoff.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service, ServiceHealth } from '../lifecycle/service.js';
-import { MAKES_CLAIMABLE, transitionsOf, type Changes, type Transition } from '../realtime/changes.js';
+import { makesClaimable, transitionsOf, type Changes, type Transition } from '../realtime/changes.js';
 import { post, type PostOutcome } from './deliver.js';
 import { decryptSecret, signatureHeader } from './secrets.js';
 import { PushTargets, TargetRefused } from './targets.js';
@@ -100,7 +100,7 @@ export class PushWorker implements Service {
 
   /** This instance's own commits made messages claimable on a push queue: look at once. */
   private readonly onTransitions = (transitions: Transition[]) => {
-    if (transitions.some((t) => MAKES_CLAIMABLE.has(t.event) && this.endpoints.has(t.queue))) this.wake();
+    if (transitions.some((t) => makesClaimable(t) && this.endpoints.has(t.queue))) this.wake();
   };
 
   /** Reads the endpoints again now, rather than at the next ENDPOINTS_MS (tests; an endpoint just set here). */

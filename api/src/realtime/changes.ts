@@ -25,7 +25,12 @@ export interface Transition {
   availableAt?: string;
   /** Claimable only later than the commit: waiters and sockets hear of them when they are due. */
   delayed?: boolean;
+  /** Stored BLOCKED behind their ordering key's head: claimable only once UNBLOCKED (a transition of its own). */
+  blocked?: boolean;
 }
+
+/** Whether a transition leaves messages claimable, now or at `availableAt`: what wakes consumers. */
+export const makesClaimable = (transition: Transition): boolean => MAKES_CLAIMABLE.has(transition.event) && !transition.blocked;
 
 /** One message's part in a transition, before grouping. */
 export interface Moved {
@@ -33,16 +38,18 @@ export interface Moved {
   id: string;
   availableAt?: string;
   delayed?: boolean;
+  blocked?: boolean;
 }
 
 /** Groups the messages of one statement by queue (and by availability time, for claimable ones). */
 export function transitionsOf(event: TransitionEvent, moved: Moved[]): Transition[] {
   const groups = new Map<string, Transition>();
   for (const row of moved) {
-    const key = `${row.queue}\n${row.availableAt ?? ''}`;
+    const key = `${row.queue}\n${row.availableAt ?? ''}\n${row.blocked ? 'blocked' : ''}`;
     let group = groups.get(key);
     if (!group) {
       group = { event, queue: row.queue, ids: [], availableAt: row.availableAt, delayed: row.delayed };
+      if (row.blocked) group.blocked = true;
       groups.set(key, group);
     }
     group.ids.push(row.id);

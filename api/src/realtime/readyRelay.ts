@@ -1,6 +1,6 @@
 import type { Pool } from '../db/pool.js';
 import type { ReadyEvent, WsMemberEvent } from './bus.js';
-import { MAKES_CLAIMABLE, type Transition } from './changes.js';
+import { makesClaimable, type Transition } from './changes.js';
 import type { NotificationSender } from './notificationSender.js';
 import { wsConsumerList } from '../db/queries/wsConsumer.js';
 
@@ -31,7 +31,7 @@ export class ReadyRelay {
 
   record(transitions: Transition[]): void {
     for (const transition of transitions) {
-      if (!MAKES_CLAIMABLE.has(transition.event) || !this.sockets.has(transition.queue)) continue;
+      if (!makesClaimable(transition) || !this.sockets.has(transition.queue)) continue;
       const base = { queue: transition.queue, available_at: transition.availableAt ?? '', delayed: transition.delayed ?? false };
       const ids = base.delayed ? [] : transition.ids;
       const dispatcher = this.deps.localDispatcher();

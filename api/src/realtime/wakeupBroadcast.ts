@@ -1,6 +1,6 @@
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import { MAKES_CLAIMABLE, type Changes, type Transition } from './changes.js';
+import { makesClaimable, type Changes, type Transition } from './changes.js';
 import { chunkPayloads, type NotificationSender } from './notificationSender.js';
 
 /** A queue's news for other instances: messages claimable now, and the earliest delayed time. */
@@ -38,7 +38,7 @@ export class WakeupBroadcast implements Service {
   private readonly record = (transitions: Transition[]): void => {
     let changed = false;
     for (const transition of transitions) {
-      if (!MAKES_CLAIMABLE.has(transition.event)) continue;
+      if (!makesClaimable(transition)) continue;
       const news = this.pending.get(transition.queue) ?? { count: 0, at: null };
       if (!transition.delayed) news.count += transition.ids.length;
       else if (transition.availableAt && (news.at === null || Date.parse(transition.availableAt) < Date.parse(news.at))) {

@@ -15,6 +15,7 @@ beforeAll(async () => {
   await topology(a, 'orders', [{ name: 'bulk' }, { name: 'spread' }, { name: 'stock' }]);
   await topology(a, 'mail', [{ name: 'email' }]);
   await topology(a, 'late', [{ name: 'late' }]);
+  await topology(a, 'keyed', [{ name: 'keyed' }]);
   consumerKey = await a.clientKey('mailer', ['consume:*']);
 });
 afterAll(async () => {
@@ -45,6 +46,26 @@ describe('/ws/consume across instances', () => {
     expect(JSON.stringify(socket.frames)).not.toContain('card number');
     const claimed = await b.post('/api/v1/queues/stock/consume', undefined, consumerKey);
     expect(claimed.body.message_id).toBe(stockId);
+    await close(socket);
+  });
+
+  it('tells of a message stored behind its ordering key only once the message before it is acked', async () => {
+    const socket = await consumer(b, 'keyed');
+    await rotationReady([a, b], 'keyed', 1);
+    const publish = async (payload: string) =>
+      (await a.post('/api/v1/topics/keyed/messages', { payload, ordering_key: 'k' }, a.adminKey)).body.message_ids[0] as string;
+
+    const head = await publish('head');
+    await eventually(() => socket.frames.length === 1, 'the head');
+    const next = await publish('next');
+    await settle();
+    expect(socket.frames.map((frame) => frame.message_id)).toEqual([head]);
+
+    const claimed = await b.post('/api/v1/queues/keyed/consume', undefined, consumerKey);
+    expect(claimed.body.message_id).toBe(head);
+    expect((await b.post(`/api/v1/messages/${head}/ack`, undefined, consumerKey)).status).toBe(200);
+    await eventually(() => socket.frames.length === 2, 'the next message, now at the head');
+    expect(socket.frames[1]).toEqual({ queue: 'keyed', message_id: next });
     await close(socket);
   });
 

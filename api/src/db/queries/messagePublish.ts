@@ -25,6 +25,8 @@ export interface PublishedRow {
   /** When the copies become claimable, as PostgreSQL writes it (microseconds). */
   available_at: string;
   delayed: boolean;
+  /** Keyed statements only: the copies stored BLOCKED behind their key's head (claimable later). */
+  blocked_ids?: string[];
 }
 
 /** The items, numbered (`ord`) in the order given. */
@@ -71,8 +73,8 @@ const CLAIMED = `claimed AS (
                 SELECT 1 FROM claimed k WHERE k.owner = p.owner AND k.key = p.key)) AS stored
          FROM per_item p)`;
 
-const RESULT = `SELECT o.ord::int AS ord, o.topic_exists, o.refused, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
-            to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed
+const RESULT = (extra = '') => `SELECT o.ord::int AS ord, o.topic_exists, o.refused, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
+            to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed${extra}
        FROM outcome o ORDER BY o.ord`;
 
 const ALL_OR_NOTHING = 'AND NOT ($3::boolean AND bool_or(coalesce(f.refused, false)) OVER ())';
@@ -87,7 +89,7 @@ const KEYLESS_PUBLISH = (allOrNothing: boolean) => `WITH ${ITEMS},
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
         ORDER BY o.ord, c.queue)
-     ${RESULT}`;
+     ${RESULT()}`;
 
 /** Keyed copies join the end of their (queue, key) group: PENDING at its head, else BLOCKED. */
 const KEYED_PUBLISH = `WITH ${ITEMS},
@@ -108,7 +110,9 @@ const KEYED_PUBLISH = `WITH ${ITEMS},
          FROM outcome o JOIN copy c ON c.ord = o.ord LEFT JOIN placed p ON p.id = c.id
         WHERE o.stored
         ORDER BY o.ord, c.queue)
-     ${RESULT}`;
+     ${RESULT(`,
+            (SELECT coalesce(json_agg(c.id), '[]') FROM copy c JOIN placed p ON p.id = c.id
+              WHERE c.ord = o.ord AND NOT p.head) AS blocked_ids`)}`;
 
 const PUBLISH_KEYLESS = { name: 'message_publish', text: KEYLESS_PUBLISH(false) };
 const PUBLISH_KEYLESS_ALL_OR_NOTHING = { name: 'message_publish_all_or_nothing', text: KEYLESS_PUBLISH(true) };
