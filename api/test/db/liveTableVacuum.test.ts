@@ -19,7 +19,8 @@ describe('the live table is vacuumed when acks leave it full of dead rows', () =
        SELECT miniqueue_uuidv7(), 'churn', 't', 'x', '{}', 'PENDING', now(), now() FROM generate_series(1, 3000)`,
     );
     await mq.pool.query(`DELETE FROM message WHERE queue_name = 'churn'`);
-    await eventually(async () => (await deadRows()) >= 3000, 'the statistics to count the dead rows', 5_000);
+    // A backend sends its counts at most once a second, and an idle one only after 10 s.
+    await eventually(async () => (await deadRows()) >= 3000, 'the statistics to count the dead rows', 20_000);
     expect(await liveTableVacuumJob(mq.pool, 10_000).runOnce()).toEqual({ dead: 3000, vacuumed: false });
     expect(await liveTableVacuumJob(mq.pool, 1_000).runOnce()).toEqual({ dead: 3000, vacuumed: true });
     expect(await deadRows()).toBe(0);
