@@ -18,7 +18,7 @@ beforeAll(async () => {
   privateDir = await mkdtemp(path.join(os.tmpdir(), 'miniqueue-private-'));
   expect((await stat(privateDir)).mode & 0o777).toBe(0o700);
 });
-afterAll(() => rm(privateDir, { recursive: true, force: true }));
+afterAll(() => rm(privateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
 
 const account = clusterAccount();
 const asClusterUser = (file: string) => spawnSync(file, ['--version'], { ...account.ids, encoding: 'utf8' });
@@ -78,7 +78,7 @@ describe('embedded PostgreSQL in a directory only its owner can enter', () => {
       await expect(count(third.url)).rejects.toThrow(/relation "kept" does not exist/);
     } finally {
       await third.stop();
-      if (!third.clusterDir.startsWith(privateDir)) await rm(third.clusterDir, { recursive: true, force: true });
+      if (!third.clusterDir.startsWith(privateDir)) await rm(third.clusterDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     }
   });
 });

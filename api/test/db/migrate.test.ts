@@ -39,7 +39,7 @@ describe('embedded PostgreSQL', () => {
       await second.stop();
       expect(rows).toEqual([{ name: 'survivor' }]);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     }
   });
 });

@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   project.provide('databaseUrl', database.url);
   return async () => {
     await database.stop();
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 }
 

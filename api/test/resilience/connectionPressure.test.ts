@@ -54,7 +54,7 @@ describe(`${BROKERS} brokers with pools of ${POOL_SIZE} on a database with max_c
   afterAll(async () => {
     for (const broker of brokers) await broker.stop();
     await database?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it('make requests wait for a connection instead of failing, and health stays UP throughout', async () => {

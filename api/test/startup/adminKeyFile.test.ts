@@ -12,7 +12,8 @@ beforeEach(async () => {
   // As root, the embedded PostgreSQL runs as another user, who must reach its data directory.
   await chmod(dir, 0o755);
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+// An embedded PostgreSQL may still be finishing its last WAL file as its stop resolves: retry the removal.
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
