@@ -2,6 +2,7 @@ import type { Pool } from '../db/pool.js';
 import { loginCodeDeleteExpired } from '../db/queries/loginCode.js';
 import { sessionDeleteExpired } from '../db/queries/session.js';
 import { wsTicketDeleteExpired } from '../db/queries/wsTicket.js';
+import { deleteInBatches } from './inBatches.js';
 import type { Job } from './job.js';
 
 const SESSION_BATCH = 500;
@@ -17,12 +18,8 @@ export function authSweeper(pool: Pool): Job {
     async runOnce() {
       const codes = await loginCodeDeleteExpired(pool);
       const tickets = await wsTicketDeleteExpired(pool);
-      let sessions = 0;
-      for (;;) {
-        const deleted = await sessionDeleteExpired(pool, SESSION_BATCH);
-        sessions += deleted;
-        if (deleted < SESSION_BATCH) return { codes, tickets, sessions };
-      }
+      const sessions = await deleteInBatches((limit) => sessionDeleteExpired(pool, limit), SESSION_BATCH);
+      return { codes, tickets, sessions };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js';
 import { orderingGroupsForgetIdle } from '../db/queries/orderingGroup.js';
+import { deleteInBatches } from './inBatches.js';
 import type { Job } from './job.js';
 
 const BATCH = 10_000;
@@ -11,13 +12,6 @@ const BATCH = 10_000;
 export function orderingGroupCleanup(pool: Pool): Job {
   return {
     name: 'ordering-group-cleanup',
-    async runOnce() {
-      let total = 0;
-      for (;;) {
-        const forgotten = await orderingGroupsForgetIdle(pool, BATCH);
-        total += forgotten;
-        if (forgotten < BATCH) return total;
-      }
-    },
+    runOnce: () => deleteInBatches((limit) => orderingGroupsForgetIdle(pool, limit), BATCH),
   };
 }

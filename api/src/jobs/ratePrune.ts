@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js';
 import { ratesPrune } from '../db/queries/rates.js';
+import { deleteInBatches } from './inBatches.js';
 import type { Job } from './job.js';
 
 /** Rates are kept this long (GET /dashboard/rates answers up to this window). */
@@ -10,13 +11,6 @@ const BATCH = 10_000;
 export function ratePrune(pool: Pool): Job {
   return {
     name: 'rate-prune',
-    async runOnce() {
-      let total = 0;
-      for (;;) {
-        const deleted = await ratesPrune(pool, RATE_RETENTION_HOURS, BATCH);
-        total += deleted;
-        if (deleted < BATCH) return total;
-      }
-    },
+    runOnce: () => deleteInBatches((limit) => ratesPrune(pool, RATE_RETENTION_HOURS, limit), BATCH),
   };
 }

@@ -114,9 +114,10 @@ const KEYED_PUBLISH = `WITH ${ITEMS},
             (SELECT coalesce(json_agg(c.id), '[]') FROM copy c JOIN placed p ON p.id = c.id
               WHERE c.ord = o.ord AND NOT p.head) AS blocked_ids`)}`;
 
-const PUBLISH_KEYLESS = { name: 'message_publish', text: KEYLESS_PUBLISH(false) };
-const PUBLISH_KEYLESS_ALL_OR_NOTHING = { name: 'message_publish_all_or_nothing', text: KEYLESS_PUBLISH(true) };
-const PUBLISH_KEYED = { name: 'message_publish_keyed', text: KEYED_PUBLISH };
+/** `takesAllOrNothing`: the statement reads $3 (PostgreSQL refuses a parameter it does not read). */
+const PUBLISH_KEYLESS = { name: 'message_publish', text: KEYLESS_PUBLISH(false), takesAllOrNothing: false };
+const PUBLISH_KEYLESS_ALL_OR_NOTHING = { name: 'message_publish_all_or_nothing', text: KEYLESS_PUBLISH(true), takesAllOrNothing: true };
+const PUBLISH_KEYED = { name: 'message_publish_keyed', text: KEYED_PUBLISH, takesAllOrNothing: true };
 
 /**
  * Publishes any number of items, to any topics, in ONE statement: each item becomes one PENDING
@@ -148,7 +149,8 @@ export async function messagePublish(
   const keyed = items.some((item) => item.orderingKey !== undefined);
   const statement = keyed ? PUBLISH_KEYED : allOrNothing ? PUBLISH_KEYLESS_ALL_OR_NOTHING : PUBLISH_KEYLESS;
   const { rows } = await db.query<PublishedRow & { ord: number }>({
-    ...statement,
+    name: statement.name,
+    text: statement.text,
     // JSON in and out: one native JSON.stringify / JSON.parse instead of escaping and parsing
     // PostgreSQL array literals element by element (a tenth of the broker's time for a batch).
     values: [
@@ -165,7 +167,7 @@ export async function messagePublish(
         })),
       ),
       idempotencyTtlHours,
-      ...(statement.text.includes('$3') ? [allOrNothing] : []),
+      ...(statement.takesAllOrNothing ? [allOrNothing] : []),
     ],
   });
   return rows;
