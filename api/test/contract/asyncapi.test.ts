@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticSeverity, Parser, fromFile } from '@asyncapi/parser';
 import { OpenAPISchemaParser } from '@asyncapi/openapi-schema-parser';
 import { ASYNCAPI_PATH } from '../../src/http/routes/ops.js';
+import { FRAME_TYPES } from '../../src/stream/frames.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { openapi } from '../helpers/contract.js';
 import { asyncapi, assertFrame, assertMessage, frameTypes, payloadProblems, resolveLocal } from '../helpers/streamFrames.js';
@@ -53,6 +54,8 @@ describe('asyncapi.yaml describes /ws/v1/stream', () => {
   it('has every frame type of the design note, each in its direction, and no other', () => {
     expect(frameTypes('receive').sort()).toEqual(noteTypes('Client to broker:').sort());
     expect(frameTypes('send').sort()).toEqual(noteTypes('Broker to client:').sort());
+    // The frames the server reads.
+    expect(frameTypes('receive').sort()).toEqual([...FRAME_TYPES].sort());
   });
 
   it('takes every shared schema from openapi.yaml by reference, and each reference resolves', () => {

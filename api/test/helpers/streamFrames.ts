@@ -99,3 +99,17 @@ export function payloadProblems(message: string, payload: unknown): string | nul
   const { validate } = described({ $ref: `#/components/messages/${message}` });
   return validate(payload) ? null : ajv.errorsText(validate.errors);
 }
+
+const handshake = asyncapi.channels.stream['x-handshake'];
+const refusalBody = ajv.compile({ $ref: new URL(handshake.body.$ref, ASYNCAPI_URL).href });
+
+/** Throws unless a refused handshake is one the document lists, with the HTTP API's error body. */
+export function assertRefusal(status: number, body: unknown): void {
+  if (!refusalBody(body)) throw new Error(`handshake refusal body does not match asyncapi.yaml: ${ajv.errorsText(refusalBody.errors)}\n${shown(body)}`);
+  const { code } = body as { code: string };
+  const listed = handshake.refusals.some((refusal: any) => refusal.status === status && refusal.code === code);
+  if (!listed) throw new Error(`asyncapi.yaml lists no handshake refusal ${status} ${code}`);
+}
+
+/** The close codes the document lists. */
+export const closeCodes = (): number[] => asyncapi.channels.stream['x-close-codes'].map((close: any) => close.code);
