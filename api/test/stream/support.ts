@@ -19,6 +19,8 @@ export interface StreamOptions {
   key: string;
   query?: string;
   protocols?: string[];
+  /** Told of every WebSocket message as it arrives (parsed: a frame, or an array of frames). */
+  onMessage?: (data: unknown) => void;
 }
 
 const streamUrl = (mq: TestBroker, query = '') => `${mq.url.replace(/^http/, 'ws')}/ws/v1/stream${query ? `?${query}` : ''}`;
@@ -29,6 +31,7 @@ export function openStream(mq: TestBroker, options: StreamOptions): Promise<Test
   const waiters = new Set<() => void>();
   ws.on('message', (data) => {
     const parsed = JSON.parse(String(data));
+    options.onMessage?.(parsed);
     frames.push(...(Array.isArray(parsed) ? parsed : [parsed]));
     for (const wake of [...waiters]) wake();
   });

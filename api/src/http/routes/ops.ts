@@ -8,9 +8,12 @@ import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../../../openapi.yaml', import.meta.url));
+/** The streaming protocol's contract, beside the HTTP one (whose schemas it refers to). */
+export const ASYNCAPI_PATH = fileURLToPath(new URL('../../../../asyncapi.yaml', import.meta.url));
 
 export function opsRoutes(ctx: AppContext): ServerRoute[] {
   const openapi = readFileSync(OPENAPI_PATH, 'utf8');
+  const asyncapi = readFileSync(ASYNCAPI_PATH, 'utf8');
   const health = new DatabaseHealth(ctx.pool.options);
   return [
     {
@@ -47,6 +50,12 @@ export function opsRoutes(ctx: AppContext): ServerRoute[] {
       path: '/openapi.yaml',
       options: access('none'),
       handler: (_request, h) => h.response(openapi).type('application/yaml'),
+    },
+    {
+      method: 'GET',
+      path: '/asyncapi.yaml',
+      options: access('none'),
+      handler: (_request, h) => h.response(asyncapi).type('application/yaml'),
     },
   ];
 }
