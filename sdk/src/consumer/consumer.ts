@@ -55,6 +55,8 @@ export class Consumer extends Emitter<ConsumerEvents> {
   private push: PushChannel | undefined;
   /** Pushed over the stream, not yet handed to a handler. */
   private readonly buffered: Message[] = [];
+  /** Ids buffered or being handled: a resumed stream sends again what it held, which may be here already. */
+  private readonly holding = new Set<string>();
   private settles: Settles;
 
   constructor(
@@ -131,6 +133,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
   /** Hands back, at once, messages pushed to us that no handler started before stop() gave up. */
   private releaseBuffered(): void {
     for (const message of this.buffered.splice(0)) {
+      this.holding.delete(message.message_id);
       this.settles.nack(message.message_id, { requeue: true, delaySeconds: 0, reason: 'consumer stopped' }).catch((error) => this.report(error, { phase: 'nack', message }));
     }
   }
@@ -157,6 +160,8 @@ export class Consumer extends Emitter<ConsumerEvents> {
   }
 
   private enqueue(message: Message): void {
+    if (this.holding.has(message.message_id)) return;
+    this.holding.add(message.message_id);
     this.buffered.push(message);
     this.pump();
   }
@@ -214,6 +219,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.slots.take();
     const task = this.process(message).finally(() => {
       this.inFlight.delete(task);
+      this.holding.delete(message.message_id);
       this.slots.release();
       this.pump();
     });

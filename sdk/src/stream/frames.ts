@@ -26,9 +26,9 @@ export type ClientFrame =
   | { type: 'subscribe'; sub: string; queue: string; prefetch: number }
   | { type: 'credit'; sub: string; prefetch: number }
   | { type: 'unsubscribe'; sub: string }
-  | { type: 'ack'; ids: string[]; ref?: string }
-  | { type: 'nack'; id: string; requeue?: boolean; delay_seconds?: number; reason?: string; ref?: string }
-  | { type: 'extend'; id: string; seconds: number; ref?: string };
+  | { type: 'ack'; ids: string[]; ref?: number }
+  | { type: 'nack'; id: string; requeue?: boolean; delay_seconds?: number; reason?: string; ref?: number }
+  | { type: 'extend'; id: string; seconds: number; ref?: number };
 
 export interface StreamLimits {
   max_message_bytes: number;
@@ -51,14 +51,14 @@ export type BrokerFrame =
   | { type: 'welcome'; stream_id: string; resume_token: string; resumed: boolean; limits: StreamLimits }
   | { type: 'confirm'; seq: number; message_ids: string[]; queues: string[]; duplicate: boolean }
   | ({ type: 'reject'; seq: number } & ErrorFields)
-  | { type: 'deliver'; sub: string; message: Record<string, unknown> }
+  | { type: 'deliver'; sub: string; message: Record<string, unknown>; resent?: boolean }
   | { type: 'subscribed'; sub: string; queue?: string; prefetch?: number }
   | { type: 'unsubscribed'; sub: string }
   | ({ type: 'subscription_ended'; sub: string } & ErrorFields)
-  | { type: 'acked'; ref: string; acked: string[]; failed: Array<{ message_id: string } & ErrorFields> }
-  | { type: 'nacked'; ref: string; message_id: string; status: string }
-  | { type: 'extended'; ref: string; message_id: string; lease_expires_at: string }
-  | ({ type: 'error'; ref?: string; sub?: string; seq?: number } & ErrorFields);
+  | { type: 'acked'; ref: number; acked: string[]; failed: Array<{ message_id: string } & ErrorFields> }
+  | { type: 'nacked'; ref: number; message_id: string; status: string }
+  | { type: 'extended'; ref: number; message_id: string; lease_expires_at: string }
+  | ({ type: 'error'; ref?: number; sub?: string; seq?: number } & ErrorFields);
 
 /**
  * The frames of one WebSocket message; frames that are not objects with a `type` are dropped

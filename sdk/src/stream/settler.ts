@@ -9,7 +9,7 @@ interface Waiter<T> {
 
 /** A settle frame sent (or to be sent) and whoever waits for its answer. */
 interface Settle {
-  frame: ClientFrame & { ref: string };
+  frame: ClientFrame & { ref: number };
   answer(frame: BrokerFrame): void;
   fail(error: unknown): void;
 }
@@ -30,7 +30,7 @@ export interface SettlerLink {
 export class Settler {
   private nextRef = 1;
   private acks = new Map<string, Array<Waiter<AckResult>>>();
-  private readonly open = new Map<string, Settle>();
+  private readonly open = new Map<number, Settle>();
 
   constructor(private readonly link: SettlerLink) {}
 
@@ -93,7 +93,7 @@ export class Settler {
   }
 
   private start(frame: ClientFrame, answer: (frame: BrokerFrame) => void, fail: (error: unknown) => void): void {
-    const settle: Settle = { frame: { ...frame, ref: `r${this.nextRef++}` }, answer, fail };
+    const settle: Settle = { frame: { ...frame, ref: this.nextRef++ }, answer, fail };
     this.open.set(settle.frame.ref, settle);
     this.link.send(settle.frame);
   }

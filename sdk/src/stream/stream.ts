@@ -52,7 +52,7 @@ export class StreamClient {
       backoff: options.retry,
       schedule: options.schedule,
       handlers: {
-        opened: () => this.opened(),
+        opened: (welcome) => this.opened(welcome.resumed),
         frame: (frame) => this.answer(frame),
         lost: (error, failures) => this.lost(error, failures),
         unavailable: (reason) => this.giveUp(reason),
@@ -102,10 +102,10 @@ export class StreamClient {
     return promise;
   }
 
-  private opened(): void {
+  private opened(resumed: boolean): void {
     this.publisher.resend();
     this.settler.resend();
-    this.subscriptions.reopened();
+    this.subscriptions.reopened(resumed);
   }
 
   private answer(frame: BrokerFrame): void {

@@ -14,6 +14,8 @@ interface Entry {
   prefetch: number;
   handlers: SubscriptionHandlers;
   state: 'subscribing' | 'active' | 'unsubscribing';
+  /** Its subscribe was sent again on a resumed stream, which may have had it already. */
+  resent?: boolean;
   subscribed?: { resolve(): void; reject(error: unknown): void };
   unsubscribed?: () => void;
 }
@@ -64,11 +66,20 @@ export class Subscriptions {
     return true;
   }
 
-  /** The stream (re)opened: every subscription is made again, every unsubscribe finished. */
-  reopened(): void {
+  /**
+   * The stream opened again. A resumed stream kept its subscriptions: only frames that may not
+   * have reached it are sent again. A new stream has none: each is made again, and an unsubscribe
+   * under way is done.
+   */
+  reopened(resumed: boolean): void {
     for (const entry of [...this.entries.values()]) {
-      if (entry.state === 'unsubscribing') this.remove(entry);
-      else this.send({ type: 'subscribe', sub: entry.sub, queue: entry.queue, prefetch: entry.prefetch });
+      if (entry.state === 'unsubscribing') {
+        if (resumed) this.send({ type: 'unsubscribe', sub: entry.sub });
+        else this.remove(entry);
+      } else if (!resumed || entry.state === 'subscribing') {
+        entry.resent = resumed;
+        this.send({ type: 'subscribe', sub: entry.sub, queue: entry.queue, prefetch: entry.prefetch });
+      }
     }
   }
 
@@ -102,8 +113,8 @@ export class Subscriptions {
   }
 
   private refused(entry: Entry, frame: Extract<BrokerFrame, { type: 'subscription_ended' | 'error' }>): void {
-    // A resumed stream may still have it: subscribing again is then a conflict, and harmless.
-    if (frame.type === 'error' && frame.status === 409 && entry.state === 'active') return;
+    // A subscribe sent again on a resumed stream that had it already: it is there, which is what was asked.
+    if (frame.type === 'error' && entry.state === 'subscribing' && entry.resent && isSubInUse(frame)) return this.activated(entry);
     this.end(entry, errorFromBody(frame.status, frame));
   }
 
@@ -119,4 +130,9 @@ export class Subscriptions {
     entry.subscribed = undefined;
     entry.unsubscribed?.();
   }
+}
+
+/** The broker's answer to a subscribe whose `sub` its stream already has. */
+function isSubInUse(frame: { status: number; errors?: unknown }): boolean {
+  return frame.status === 400 && Array.isArray(frame.errors) && frame.errors.some((error: { field?: unknown }) => error?.field === 'sub');
 }

@@ -47,7 +47,7 @@ describe('frame batching', () => {
 
   it('runs deferred work first, so frames it makes join the same message', () => {
     const { batcher, written, endTurn } = manual();
-    batcher.defer(() => batcher.push({ type: 'ack', ids: ['a', 'b'], ref: 'r1' }));
+    batcher.defer(() => batcher.push({ type: 'ack', ids: ['a', 'b'], ref: 1 }));
     batcher.push(publish(1));
     endTurn();
     expect(written).toHaveLength(1);

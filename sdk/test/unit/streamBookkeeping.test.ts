@@ -62,10 +62,10 @@ describe('settling by frame', () => {
     const { instance, sent, endTurn } = settler();
     const acks = ['a', 'b', 'c'].map((id) => instance.ack(id));
     endTurn();
-    expect(sent).toEqual([{ type: 'ack', ids: ['a', 'b', 'c'], ref: 'r1' }]);
+    expect(sent).toEqual([{ type: 'ack', ids: ['a', 'b', 'c'], ref: 1 }]);
     instance.answer({
       type: 'acked',
-      ref: 'r1',
+      ref: 1,
       acked: ['a', 'c'],
       failed: [{ message_id: 'b', status: 409, code: 'lease_lost', message: 'lost' }],
     });
@@ -80,7 +80,7 @@ describe('settling by frame', () => {
     for (let i = 0; i < 2100; i++) void instance.ack(`m${i}`).catch(() => undefined);
     endTurn();
     expect(sent.map((frame) => (frame as { ids: string[] }).ids.length)).toEqual([1000, 1000, 100]);
-    expect(new Set(sent.map((frame) => (frame as { ref: string }).ref)).size).toBe(3);
+    expect(new Set(sent.map((frame) => (frame as { ref: number }).ref)).size).toBe(3);
   });
 
   it('answers nack and extend by ref, errors included, and resends what is unanswered', async () => {
@@ -88,14 +88,14 @@ describe('settling by frame', () => {
     const nack = instance.nack('m1', { requeue: false, reason: 'bad' });
     const extend = instance.extend('m2', 30);
     expect(sent).toEqual([
-      { type: 'nack', id: 'm1', requeue: false, reason: 'bad', delay_seconds: undefined, ref: 'r1' },
-      { type: 'extend', id: 'm2', seconds: 30, ref: 'r2' },
+      { type: 'nack', id: 'm1', requeue: false, reason: 'bad', delay_seconds: undefined, ref: 1 },
+      { type: 'extend', id: 'm2', seconds: 30, ref: 2 },
     ]);
     sent.length = 0;
     instance.resend();
-    expect(sent.map((frame) => (frame as { ref: string }).ref)).toEqual(['r1', 'r2']);
-    instance.answer({ type: 'nacked', ref: 'r1', message_id: 'm1', status: 'DEAD' });
-    instance.answer({ type: 'error', ref: 'r2', status: 404, code: 'message_not_found', message: 'no such message' });
+    expect(sent.map((frame) => (frame as { ref: number }).ref)).toEqual([1, 2]);
+    instance.answer({ type: 'nacked', ref: 1, message_id: 'm1', status: 'DEAD' });
+    instance.answer({ type: 'error', ref: 2, status: 404, code: 'message_not_found', message: 'no such message' });
     await expect(nack).resolves.toEqual({ message_id: 'm1', status: 'DEAD' });
     await expect(extend).rejects.toBeInstanceOf(NotFoundError);
   });
