@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { NotificationBus } from './realtime/bus.js';
 import { createServer, type Broker } from './server.js';
+import { reportServiceHealth } from './http/routes/ops.js';
 import { JobService } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
 import { retention } from './jobs/retention.js';
@@ -100,6 +101,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
     // Every 15 s: an expired session's open sockets close within that.
     new JobService(authSweeper(pool), '*/15 * * * * *', onJobError),
   ]);
+  reportServiceHealth(broker.server, () => services.health());
   await services.start(broker.http);
   return {
     broker,
