@@ -17,6 +17,8 @@ export const envSchema = Joi.object({
     .description('How long a request waits for a free database connection before it is answered 503'),
   MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS: Joi.number().min(0.1).max(600).default(10)
     .description('How long a statement in a transaction waits for a lock before the transaction fails (503)'),
+  MINIQUEUE_DB_STARTUP_RETRY_SECONDS: Joi.number().min(0).max(3600).default(60)
+    .description('How long a starting instance keeps trying, with backoff, while the database takes no connection (at its connection limit, starting up, unreachable) before it exits; 0 tries once'),
   MINIQUEUE_BOOTSTRAP_ADMIN_KEY: Joi.string()
     .pattern(/^mq_[A-Za-z0-9_-]{43,200}$/)
     .description('Key of the bootstrap-admin client (mq_ + at least 43 base64url characters)'),
@@ -112,6 +114,7 @@ export interface Config {
   dbPoolSize: number;
   dbConnectionWaitMs: number;
   dbLockTimeoutMs: number;
+  dbStartupRetryMs: number;
   bootstrapAdminKey?: string;
   maxPayloadBytes: number;
   sweepIntervalSeconds: number;
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: e.MINIQUEUE_DB_POOL_SIZE,
     dbConnectionWaitMs: Math.round(e.MINIQUEUE_DB_CONNECTION_WAIT_SECONDS * 1000),
     dbLockTimeoutMs: Math.round(e.MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS * 1000),
+    dbStartupRetryMs: Math.round(e.MINIQUEUE_DB_STARTUP_RETRY_SECONDS * 1000),
     bootstrapAdminKey: e.MINIQUEUE_BOOTSTRAP_ADMIN_KEY,
     maxPayloadBytes: e.MINIQUEUE_MAX_PAYLOAD_BYTES,
     sweepIntervalSeconds: e.MINIQUEUE_SWEEP_INTERVAL_SECONDS,

@@ -84,7 +84,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * `200` when the database is reachable, `503` (error shape) when it is not.
+     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). 
      * Health check
      */
     async getHealthRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Health>> {
@@ -95,7 +95,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * `200` when the database is reachable, `503` (error shape) when it is not.
+     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). 
      * Health check
      */
     async getHealth(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Health> {
