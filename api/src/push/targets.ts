@@ -92,7 +92,8 @@ export class PushTargets {
   private checkAddress(url: URL, address: string): void {
     const family = familyOf(address);
     const notPublic = this.notPublicReason(address, family);
-    // An allowed network allows its own addresses; an IPv4 address carried in another form is not one.
+    // An allowed network allows its own addresses (BlockList reads ::ffff:a.b.c.d as a.b.c.d), not
+    // the IPv4 address inside a 6to4, Teredo, NAT64 or IPv4-compatible one.
     const allowed = this.allowed.check(address, family) || (!notPublic && this.config.publicTargets);
     if (!allowed) throw new TargetRefused(notPublic ?? `${address} is not in MINIQUEUE_PUSH_ALLOWED_NETWORKS`);
     if (url.protocol === 'http:' && !this.loopback.check(address, family)) throw new TargetRefused('must be https unless it is on a loopback address');
