@@ -1,4 +1,4 @@
-import { BrokerError, ConflictError, ForbiddenError, NotFoundError, UnavailableError, type ErrorCode } from '../errors.js';
+import { BrokerError, ConflictError, UnavailableError, type ErrorCode } from '../errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 import type { Pool } from '../db/pool.js';
 import type { Holder } from '../db/queries/messageRow.js';
@@ -14,6 +14,7 @@ import {
 import { transitionsOf, type Changes } from '../realtime/changes.js';
 import { GroupCommit, type BatchResult } from './groupCommit.js';
 import { afterAdvance } from './ordering.js';
+import { messageNotFound } from './messageById.js';
 
 export type { Holder };
 
@@ -48,10 +49,8 @@ interface NackRequest {
  * Looked up only after the guarded statement left it out, so the success path stays one statement.
  */
 function explain(id: string, state: MessageState | undefined, holder: Holder): BrokerError | 'already-acked' {
-  if (!state) return new NotFoundError('message_not_found', `No message found with the id ${id}`);
-  if (holder.queues && !holder.queues.includes(state.queue_name)) {
-    return new ForbiddenError('scope_required', `Settling this message needs the scope consume:${state.queue_name}`, `consume:${state.queue_name}`);
-  }
+  // A queue the holder may not consume hides its messages: the same answer as no message at all.
+  if (!state || (holder.queues && !holder.queues.includes(state.queue_name))) return messageNotFound(id);
   if (state.status === 'ACKED' && state.holder === holder.holder) return 'already-acked';
   if (state.status !== 'UNACKED') return new ConflictError('message_not_unacked', `Message ${id} is ${state.status}, not UNACKED`);
   return new ConflictError('lease_lost', `Message ${id} is held by another consumer, or its lease was lost`);
