@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
 import { ratePrune } from '../../src/jobs/ratePrune.js';
-import { SAMPLE_EVERY_BUCKET_BELOW, ratesSeries, type RateSource } from '../../src/db/queries/rates.js';
+import { ratesSeries, type RateSource } from '../../src/db/queries/rates.js';
 import { resolutionFor, sourceFor } from '../../src/stats/rateSeries.js';
 import { BUCKET_MS, RateCounter, bucketOf } from '../../src/stats/rateCounter.js';
 import { RateRecorder } from '../../src/stats/rateRecorder.js';
@@ -102,23 +102,6 @@ describe('message rates', () => {
       (await series(`?queue=${queue}`)).buckets.find((b) => Date.parse(b.at as string) === at);
     expect((await bucketOfSeries('shipping'))?.depth).toBe(pending + 1000);
     expect((await bucketOfSeries('idle'))?.depth).toBe(0);
-  });
-
-  it('with many pending, samples the depth once a minute only', async () => {
-    const minute = Math.floor(Date.now() / 60_000) * 60_000 - 20 * 60_000;
-    const sampled = async (bucket: number) => {
-      const recorder = new RateRecorder(mq.pool, new RateCounter(), () => undefined, () => bucket + BUCKET_MS + 50);
-      await recorder.runOnce();
-      return (await mq.pool.query('SELECT 1 FROM rate_sample WHERE bucket = $1', [new Date(bucket)])).rowCount === 1;
-    };
-    // The latest sample says 100,000 pending in all.
-    const latest = new Date(Date.now() + 3_600_000);
-    await mq.pool.query('INSERT INTO rate_sample (bucket) VALUES ($1)', [latest]);
-    await mq.pool.query(`INSERT INTO queue_rate (queue_name, bucket, depth) VALUES ('idle', $1, $2)`, [latest, SAMPLE_EVERY_BUCKET_BELOW]);
-    expect(await sampled(minute - BUCKET_MS * 2)).toBe(false);
-    expect(await sampled(minute - BUCKET_MS)).toBe(true);
-    await mq.pool.query(`DELETE FROM rate_sample WHERE bucket > now()`);
-    await mq.pool.query(`DELETE FROM queue_rate WHERE bucket > now()`);
   });
 
   it('raises the resolution when the window would need too many buckets', async () => {

@@ -4,20 +4,12 @@ import type { RateSnapshot } from '../../stats/rateCounter.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Below this many PENDING messages in all (at the last sample) the depth is sampled every bucket;
- * above, once a minute (the bucket ending on the minute). Counting is about 0.2 µs per pending
- * message along the claim index (bench/listing.ts: 195 ms for 1,000,000), so this bounds the
- * sampling instance's cost to about 20 ms every 5 s, or 195 ms a minute per million pending.
- */
-export const SAMPLE_EVERY_BUCKET_BELOW = 100_000;
-
-/**
  * Adds one instance's counts to the shared buckets, in one statement per bucket written, whatever
  * the traffic: queue counts and topic publishes are added to what other instances wrote (an
  * additive upsert), pollers are marked seen. With `sampleBucket`, the first instance to claim that
- * bucket in rate_sample also counts every queue's PENDING messages for it, along the claim index
- * (one grouped scan; the others skip it, as the claim returns no row); see SAMPLE_EVERY_BUCKET_BELOW
- * for how often. Every count is added to its minute too (queue_rate_minute, topic_rate_minute:
+ * bucket in rate_sample also writes every queue's depth for it, from the queue counters (16 rows per
+ * queue whatever the backlog, so every bucket is sampled; counting the pending messages cost 195 ms
+ * per million); the others skip it, as the claim returns no row. Every count is added to its minute too (queue_rate_minute, topic_rate_minute:
  * what long windows read). Rows are written in key order, table by table, so two instances
  * writing the same buckets never deadlock.
  */
@@ -30,19 +22,11 @@ export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBu
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS c (queue text, bucket timestamptz, enqueued int, delivered int,
                                                          acked int, nacked int, dead int, redelivered int, replayed int)),
      sample AS (
-       INSERT INTO rate_sample (bucket) SELECT $4::timestamptz
-        WHERE $4 IS NOT NULL
-          AND (extract(epoch FROM $4::timestamptz + interval '5 seconds')::bigint % 60 = 0
-               OR (SELECT coalesce(sum(r.depth), 0) FROM queue_rate r WHERE r.bucket = (SELECT max(bucket) FROM rate_sample)) < $5)
+       INSERT INTO rate_sample (bucket) SELECT $4::timestamptz WHERE $4 IS NOT NULL
        ON CONFLICT DO NOTHING RETURNING bucket),
-     d AS (SELECT s.bucket, x.queue_name, x.depth FROM sample s CROSS JOIN LATERAL (
-             -- Refers to s, so that it runs only for a claimed sample (not at all otherwise).
-             -- Waiting behind their ordering key (BLOCKED) is PENDING too, along its own index.
-             SELECT m.queue_name, count(*)::int AS depth FROM (
-               SELECT m.queue_name FROM message m WHERE m.status = 'PENDING' AND s.bucket IS NOT NULL
-               UNION ALL
-               SELECT m.queue_name FROM message m WHERE m.status = 'BLOCKED' AND s.bucket IS NOT NULL) m
-              GROUP BY m.queue_name) x),
+     -- From the queue counters (migration 0013): 16 rows per queue, however many are pending.
+     d AS (SELECT s.bucket, k.queue_name, sum(k.pending)::int AS depth FROM sample s, queue_counter k
+            GROUP BY 1, 2 HAVING sum(k.pending) > 0),
      counted AS (
        SELECT coalesce(c.queue, d.queue_name) AS queue_name, coalesce(c.bucket, d.bucket) AS bucket, coalesce(c.enqueued, 0) AS enqueued,
               coalesce(c.delivered, 0) AS delivered, coalesce(c.acked, 0) AS acked, coalesce(c.nacked, 0) AS nacked,
@@ -91,7 +75,6 @@ export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBu
       JSON.stringify(topics),
       JSON.stringify(snapshot.pollers),
       sampleBucket === null ? null : iso(sampleBucket),
-      SAMPLE_EVERY_BUCKET_BELOW,
     ],
   });
   return rows[0];
