@@ -17,7 +17,11 @@ export interface CountDelta {
  * Rows are upserted in queue order, so two statements touching the same queues never deadlock;
  * an upsert of a row that exists never inserts (each queue has its 16 rows from its creation).
  *
- * Cost, measured on the publish and claim + ack statements (bench/hotPath.ts): see that file.
+ * Cost (bench/hotPath.ts: one connection, alternating rounds of 400, 2 shared cores under load):
+ * without waiting for the commit's WAL flush, a one-message publish took 0.57 ms against 0.37 ms
+ * uncounted (medians), a claim + ack 1.82 ms against 1.20 ms; with the flush (as the broker
+ * commits) the difference was below the noise (publish 4.0 against 4.4 ms). Statement-level
+ * triggers with transition tables, the alternative, cost more: 0.64 ms and 3.30 ms.
  */
 export const COUNTED = (...deltas: CountDelta[]) => {
   const rows = deltas
