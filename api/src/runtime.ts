@@ -78,7 +78,9 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
   const databaseUrl = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
   const applied = await migrate(databaseUrl);
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
-  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
   if (newAdminKey) await log.newAdminKey?.(newAdminKey);

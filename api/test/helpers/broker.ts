@@ -52,7 +52,9 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   });
   // Started and stopped in the order the runtime uses (src/runtime.ts).
   const services = new ServiceGroup();
-  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   await ensureAdmin(pool, adminKey);
   const bus = await services.start(new NotificationBus(databaseUrl));
