@@ -28,6 +28,17 @@ async function stream(key: string, query?: string): Promise<TestStream> {
   return opened;
 }
 
+/** The queue's maintained counts beside its rows: the release must keep them equal. */
+async function countsOf(queue: string): Promise<{ counted: string; actual: string }> {
+  const { rows } = await mq.pool.query(
+    `SELECT (SELECT row(sum(pending), sum(unacked))::text FROM queue_counter WHERE queue_name = $1) AS counted,
+            (SELECT row(count(*) FILTER (WHERE status IN ('PENDING', 'BLOCKED')), count(*) FILTER (WHERE status = 'UNACKED'))::text
+               FROM message WHERE queue_name = $1) AS actual`,
+    [queue],
+  );
+  return rows[0];
+}
+
 const pendingIn = async (queue: string) =>
   Number((await mq.pool.query(`SELECT count(*) FROM message WHERE queue_name = $1 AND status = 'PENDING'`, [queue])).rows[0].count);
 
@@ -167,6 +178,8 @@ describe('/ws/v1/stream: subscribing', () => {
     s.ws.terminate();
     await eventually(async () => (await pendingIn('tasks')) === 2, 'released', 5000);
     for (const id of ids) expect((await statusOf(mq, id))?.retry_count).toBe(0);
+    const counts = await countsOf('tasks');
+    expect(counts.counted).toBe(counts.actual);
     const other = await stream(consumerKey, 'instance=second');
     other.send({ type: 'subscribe', sub: 'b', queue: 'tasks', prefetch: 5 });
     const again = await other.collect((frame) => frame.type === 'deliver', 2);

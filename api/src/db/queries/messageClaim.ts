@@ -101,11 +101,14 @@ export async function messageRelease(
 ): Promise<{ id: string; queue_name: string; available_at: string }[]> {
   const { rows } = await db.query<{ id: string; queue_name: string; available_at: string }>({
     name: 'message_release',
-    text: `WITH h AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS h (id uuid, retry_count int))
-     UPDATE message m SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
-       FROM h
-      WHERE ${BY_ID_OF('h')} AND m.id = h.id AND m.retry_count = h.retry_count AND m.status = 'UNACKED' AND m.holder = $2
-     RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at`,
+    text: `WITH h AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS h (id uuid, retry_count int)),
+     back AS (
+       UPDATE message m SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+         FROM h
+        WHERE ${BY_ID_OF('h')} AND m.id = h.id AND m.retry_count = h.retry_count AND m.status = 'UNACKED' AND m.holder = $2
+       RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at),
+     ${COUNTED({ from: 'back', pending: 1, unacked: -1 })}
+     SELECT id, queue_name, available_at FROM back`,
     values: [JSON.stringify(held.map((message) => ({ id: message.id, retry_count: message.retryCount }))), holder],
   });
   return rows;
