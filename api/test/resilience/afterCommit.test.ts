@@ -63,6 +63,8 @@ async function storedCopies(payload: string): Promise<string[]> {
 
 /** Publishes `count` messages and claims them all for a new holder. */
 async function claimed(count: number): Promise<{ ids: string[]; holder: Holder }> {
+  // What an earlier case left claimable (a nacked message) would otherwise be claimed first.
+  await admin.query(`DELETE FROM message WHERE queue_name = $1 AND status <> 'UNACKED'`, [QUEUE]);
   const publisher = publisherOn(mq.pool);
   for (let i = 0; i < count; i += 1) await publisher.publishOne(OWNER, TOPIC, item(`held-${randomUUID()}`));
   const holder: Holder = { holder: `holder-${randomUUID()}`, consumerId: 'after-commit', queues: null };

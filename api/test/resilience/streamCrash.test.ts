@@ -47,7 +47,7 @@ describe('a broker killed with SIGKILL while streams publish and consume', () =>
     const survivor = await start();
     const api = fetchClient(doomed.url);
     expect((await api.request('POST', '/api/v1/topics', { key: adminKey, body: { name: TOPIC } })).status).toBe(201);
-    const queue = await api.request('POST', '/api/v1/queues', { key: adminKey, body: { name: QUEUE, topic_name: TOPIC, ack_timeout_seconds: 2, max_retries: 100 } });
+    const queue = await api.request('POST', '/api/v1/queues', { key: adminKey, body: { name: QUEUE, topic_name: TOPIC, ack_timeout_seconds: 10, max_retries: 100 } });
     expect(queue.status).toBe(201);
     const open = async (broker: BrokerProcess, query: string) => {
       const stream = await openStream(broker, { key: adminKey, query });
@@ -85,7 +85,7 @@ describe('a broker killed with SIGKILL while streams publish and consume', () =>
     const heldAtKill = atKill.filter((row) => row.status === 'UNACKED').map((row) => row.id);
     expect(heldAtKill.length).toBeGreaterThan(0);
 
-    // The survivor's stream gets everything not acked: the dead broker's leases run out (2 s) and come back.
+    // The survivor's stream gets everything not acked: the dead broker's leases run out (10 s) and come back.
     const drainer = await open(survivor, 'instance=survivor');
     drainer.ws.on('message', (data) => {
       const parsed = JSON.parse(String(data));
@@ -94,7 +94,7 @@ describe('a broker killed with SIGKILL while streams publish and consume', () =>
     });
     drainer.send({ type: 'subscribe', sub: 'd', queue: QUEUE, prefetch: 100 });
     const notAcked = atKill.filter((row) => row.status !== 'ACKED').length;
-    await drainer.collect((frame) => frame.type === 'deliver', notAcked, 30_000);
+    await drainer.collect((frame) => frame.type === 'deliver', notAcked, 45_000);
     const after = new Set(deliveredIds(drainer));
     for (const id of heldAtKill) expect(after.has(id), `${id} held at the kill is delivered again`).toBe(true);
     for (const id of ackedConfirmed) expect(after.has(id), `${id} acked before the kill is not delivered again`).toBe(false);
