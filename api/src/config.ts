@@ -86,6 +86,10 @@ export const envSchema = Joi.object({
     .description('Ceiling of the first wait after a failed push; it doubles per retry up to 900 s, with jitter'),
   MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL: Joi.number().integer().min(1).max(1_000_000).default(100)
     .description('WebSockets one credential (API key or session) may hold open at once, per instance'),
+  MINIQUEUE_STREAM_RESUME_GRACE_MS: Joi.number().integer().min(0).max(300_000).default(5000)
+    .description('How long a stream whose connection broke keeps its unacked messages for the client to resume it; then they go back to their queues'),
+  MINIQUEUE_STREAM_MAX_UNCONFIRMED: Joi.number().integer().min(1).max(100_000).default(1000)
+    .description('Publishes one stream may have unconfirmed at once; beyond it the broker stops reading that stream until some commit'),
 })
   .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
   .custom((env, helpers) =>
@@ -126,6 +130,7 @@ export interface Config {
   commit: string;
   rateLimit: { enabled: boolean; perSecond: number; burst: number; anonymousPerSecond: number; anonymousBurst: number };
   wsMaxSocketsPerCredential: number;
+  stream: { resumeGraceMs: number; maxUnconfirmed: number };
   push: PushConfig;
 }
 
@@ -182,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonymousBurst: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST,
     },
     wsMaxSocketsPerCredential: e.MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL,
+    stream: { resumeGraceMs: e.MINIQUEUE_STREAM_RESUME_GRACE_MS, maxUnconfirmed: e.MINIQUEUE_STREAM_MAX_UNCONFIRMED },
     push: {
       secretKey: e.MINIQUEUE_PUSH_SECRET_KEY ? Buffer.from(e.MINIQUEUE_PUSH_SECRET_KEY, 'base64url') : undefined,
       publicTargets: e.MINIQUEUE_PUSH_PUBLIC,

@@ -49,13 +49,14 @@ const INSTANCE = /^[A-Za-z0-9._:/-]{1,100}$/;
  * people read it (the client's name), each plus the MiniQueue-Instance header when given.
  */
 export function consumerOf<Refs extends ReqRef>(request: Request<Refs>): { holder: string; consumerId: string } {
-  const principal = principalOf(request);
-  const instance = header(request, 'miniqueue-instance');
+  return consumerIdentity(principalOf(request), header(request, 'miniqueue-instance'), 'MiniQueue-Instance');
+}
+
+/** The same identity for any transport: `field` names where the instance came from, for the 400. */
+export function consumerIdentity(principal: Principal, instance: string | undefined, field: string): { holder: string; consumerId: string } {
   if (instance === undefined) return { holder: principal.owner, consumerId: principal.name };
   if (!INSTANCE.test(instance)) {
-    throw new ValidationError('Invalid MiniQueue-Instance header', [
-      { field: 'MiniQueue-Instance', message: 'must be 1 to 100 characters of A-Z, a-z, 0-9, . _ : / -' },
-    ]);
+    throw new ValidationError(`Invalid ${field}`, [{ field, message: 'must be 1 to 100 characters of A-Z, a-z, 0-9, . _ : / -' }]);
   }
   return { holder: `${principal.owner}/${instance}`, consumerId: `${principal.name}/${instance}` };
 }

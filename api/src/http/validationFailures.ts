@@ -37,14 +37,18 @@ function problemsOf(request: Request, source: Source | undefined, first: Validat
   if (!source) return first;
   const input = request[source];
   const schema = (request.route.settings.validate as RouteOptionsValidate)[source] as Schema | undefined;
-  if (typeof schema?.validate !== 'function' || !fewValues(input)) return first;
-  return schema.validate(input, { abortEarly: false }).error?.details ?? first;
+  if (typeof schema?.validate !== 'function') return first;
+  return problemsOfValue(schema, input, first);
 }
 
 /** joi validation failures become a 400 in the error shape, listing (some of) the field problems. */
 export const failAction: Lifecycle.Method = (request, _h, error) => {
   const boom = error as (JoiValidationError & { output?: { payload?: { validation?: { source?: Source } } } }) | undefined;
-  const details = problemsOf(request, boom?.output?.payload?.validation?.source, boom?.details ?? []);
+  throw validationErrorOf(problemsOf(request, boom?.output?.payload?.validation?.source, boom?.details ?? []));
+};
+
+/** joi's problems as the contract's 400: the first ten, each cut short, and a count of the rest. */
+export function validationErrorOf(details: ValidationErrorItem[]): ValidationError {
   const errors = details.slice(0, MAX_LISTED_PROBLEMS).map((detail) => ({
     field: cut(detail.path.join('.') || String(detail.context?.key ?? 'body'), MAX_FIELD_LENGTH),
     message: cut(detail.message.replace(/^"(?:[^"\\]|\\.)*" /, ''), MAX_PROBLEM_LENGTH),
@@ -52,5 +56,11 @@ export const failAction: Lifecycle.Method = (request, _h, error) => {
   const more = details.length - errors.length;
   const listed = errors.map((e) => `${e.field} ${e.message}`).join('; ');
   const summary = errors.length === 0 ? 'Invalid request' : more > 0 ? `${listed}; and ${more} more problems` : listed;
-  throw new ValidationError(summary, errors.length > 0 ? errors : null);
-};
+  return new ValidationError(summary, errors.length > 0 ? errors : null);
+}
+
+/** Problems of input that may be large: all of them only when it holds few values (see above). */
+export function problemsOfValue(schema: Schema, value: unknown, first: ValidationErrorItem[]): ValidationErrorItem[] {
+  if (!fewValues(value)) return first;
+  return schema.validate(value, { abortEarly: false }).error?.details ?? first;
+}

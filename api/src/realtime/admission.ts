@@ -11,6 +11,8 @@ import type { RealtimeContext } from './hub.js';
 import type { ReadyRelay } from './readyRelay.js';
 import { SocketQuota } from './socketQuota.js';
 import { scopeNeededFor } from './socketScopes.js';
+import { streamRequestOf } from '../stream/handshake.js';
+import type { StreamRequest } from '../stream/streams.js';
 
 /** What a handshake was admitted as; it holds a place in the quota (and in a rotation, or a monitor presence). */
 export interface AdmittedSocket {
@@ -21,6 +23,8 @@ export interface AdmittedSocket {
   startedAt: number;
   queue?: string;
   socketId?: string;
+  /** A stream's: who holds its leases, and the stream it resumes. */
+  stream?: StreamRequest;
 }
 
 /**
@@ -47,18 +51,22 @@ export class Admission {
     const { endpoint, params } = targetOf(request);
     checkOrigin(request, this.context.config.corsAllowedOrigins);
     const queue = endpoint === 'consume' ? queueOf(params) : undefined;
+    const toStream = endpoint === 'stream' ? streamRequestOf(request, params) : undefined;
     const startedAt = Date.now();
     const principal = await this.authenticate(request, params);
     // Handshakes spend the credential's HTTP tokens: before the scope check, as requests do.
     const wait = this.context.rateLimits.takeCredential(principal);
     if (wait > 0) throw tooManyRequests('Too many requests with this credential', wait);
-    const required = scopeNeededFor({ queue });
-    if (!hasScope(principal, required)) throw new Refusal(403, `This needs the scope ${required} (or admin)`, null, {}, 'scope_required', required);
+    // A stream needs no scope to open: each of its frames is checked as its HTTP request would be.
+    const required = toStream ? undefined : scopeNeededFor({ queue });
+    if (required && !hasScope(principal, required)) throw new Refusal(403, `This needs the scope ${required} (or admin)`, null, {}, 'scope_required', required);
+    const stream = toStream?.(principal);
     const quotaKey = `${principal.kind}:${principal.credentialId}`;
     if (!this.quota.take(quotaKey)) {
       throw tooManyRequests(`This credential already holds ${this.quota.max} WebSockets on this instance; close one first`, 1);
     }
     const admitted: AdmittedSocket = { endpoint, principal, quotaKey, startedAt, queue };
+    if (stream) return { ...admitted, stream };
     try {
       if (queue !== undefined) {
         admitted.socketId = randomBytes(9).toString('base64url');
@@ -80,6 +88,7 @@ export class Admission {
   /** Gives back what admit() took: when the socket closes, or when its handshake did not complete. */
   release(admitted: AdmittedSocket): void {
     this.quota.release(admitted.quotaKey);
+    if (admitted.stream) return;
     if (admitted.socketId) void this.coordinator.unregister(admitted.socketId);
     else this.coordinator.releaseMonitor();
   }

@@ -4,7 +4,7 @@ import type { FieldError } from '../errors.js';
 import { originAllowed } from '../http/cors.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/errors.js';
 
-export type Endpoint = 'consume' | 'monitor';
+export type Endpoint = 'consume' | 'monitor' | 'stream';
 
 /** Why a handshake is refused: an HTTP status, the contract's error body, and extra headers. */
 export class Refusal extends Error {
@@ -40,7 +40,7 @@ export interface Target {
   params: URLSearchParams;
 }
 
-const ENDPOINTS: Record<string, Endpoint> = { '/ws/consume': 'consume', '/ws/monitor': 'monitor' };
+const ENDPOINTS: Record<string, Endpoint> = { '/ws/consume': 'consume', '/ws/monitor': 'monitor', '/ws/v1/stream': 'stream' };
 
 export function targetOf(request: IncomingMessage): Target {
   const url = new URL(request.url ?? '/', 'http://localhost');

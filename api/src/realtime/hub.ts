@@ -14,11 +14,15 @@ import type { MonitorFeedLimits } from './monitorFeed.js';
 import { SocketRegistry } from './socketRegistry.js';
 import { scopesAllow } from './socketScopes.js';
 import { clientFindActiveScopes } from '../db/queries/client.js';
+import { STREAM_SUBPROTOCOL } from '../stream/handshake.js';
+import type { Streams } from '../stream/streams.js';
+import { createStreams, streamLimitsOf, type StreamContext } from '../stream/wiring.js';
 
 export type RealtimeContext = Pick<
   AppContext,
   'config' | 'pool' | 'credentials' | 'bus' | 'changes' | 'notifications' | 'instanceId' | 'rateLimits'
->;
+> &
+  StreamContext;
 
 export interface RealtimeOptions {
   heartbeatIntervalMs?: number;
@@ -26,6 +30,8 @@ export interface RealtimeOptions {
   monitorLimits?: MonitorFeedLimits;
   log?: (message: string, error?: unknown) => void;
 }
+
+const isStreamPath = (url: string | undefined) => new URL(url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') === '/ws/v1/stream';
 
 /** Close codes: 1008 policy (credential ended), 1012 restart (state may be stale), 4404 queue gone. */
 export const CLOSE_CREDENTIAL_ENDED = 1008;
@@ -45,10 +51,13 @@ export class RealtimeHub extends ComposedService {
   readonly heartbeat: Heartbeat;
   readonly dispatch: ConsumerDispatch;
   readonly liveFeed: LiveFeed;
+  /** /ws/v1/stream: publishing and consuming on one connection (../stream/). */
+  readonly streams: Streams;
   private readonly admission: Admission;
   private readonly sockets: SocketRegistry;
   private readonly credentialChanges = new CredentialChanges();
   private readonly wss: WebSocketServer;
+  private readonly streamWss: WebSocketServer;
   /** Admitted handshakes, between their checks and the completed upgrade. */
   private readonly admitted = new WeakMap<IncomingMessage, AdmittedSocket>();
   private readonly log: (message: string, error?: unknown) => void;
@@ -65,16 +74,27 @@ export class RealtimeHub extends ComposedService {
     this.heartbeat = new Heartbeat(options.heartbeatIntervalMs ?? 30_000);
     this.dispatch = new ConsumerDispatch(context, this.consumers, log, options.electionIntervalMs);
     this.liveFeed = new LiveFeed(context, log, options.monitorLimits);
+    this.streams = createStreams(context, log);
     this.admission = new Admission(context, this.dispatch.coordinator, this.dispatch.readyRelay, () => this.stopped, log);
     this.sockets = new SocketRegistry({
       heartbeat: this.heartbeat,
       consumers: this.consumers,
       monitors: this.liveFeed.monitors,
+      streams: this.streams,
       release: (admitted) => this.admission.release(admitted),
     });
     const verifyClient: VerifyClientCallbackAsync = (info, done) => this.verify(info.req, done);
     // Clients have nothing to say beyond control frames; a small cap keeps them from buffering much.
     this.wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: 4096, verifyClient });
+    // A stream's messages may be as large as an HTTP publish body. One over that is answered
+    // payload_too_large by the session; one over twice that is not even read (ws closes with 1009).
+    this.streamWss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      maxPayload: 2 * streamLimitsOf(context.config).max_message_bytes,
+      verifyClient,
+      handleProtocols: (protocols) => (protocols.has(STREAM_SUBPROTOCOL) ? STREAM_SUBPROTOCOL : false),
+    });
   }
 
   get coordinator() {
@@ -91,12 +111,13 @@ export class RealtimeHub extends ComposedService {
   }
 
   /** Number of sockets of each kind held here. */
-  counts(): { consumers: number; monitors: number } {
-    return { consumers: this.consumers.count(), monitors: this.monitors.size };
+  counts(): { consumers: number; monitors: number; streams: number } {
+    return { consumers: this.consumers.count(), monitors: this.monitors.size, streams: this.streams.attachedCount };
   }
 
+  /** The streams first, so they stop last: their stop waits until what they held is back in its queues. */
   protected parts() {
-    return [this.dispatch, this.heartbeat, this.liveFeed];
+    return [this.streams, this.dispatch, this.heartbeat, this.liveFeed];
   }
 
   /**
@@ -109,11 +130,13 @@ export class RealtimeHub extends ComposedService {
     this.context.bus[method]('topology', this.onTopology)[method]('auth', this.onAuth)[method]('reset', this.onReset);
     if (on) return;
     this.wss.close();
+    this.streamWss.close();
     this.sockets.endAll(CLOSE_GOING_AWAY, 'server shutting down');
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    this.wss.handleUpgrade(request, socket, head, (ws, req) => this.accept(ws, req));
+    const server = isStreamPath(request.url) ? this.streamWss : this.wss;
+    server.handleUpgrade(request, socket, head, (ws, req) => this.accept(ws, req));
   };
 
   /** ws has checked the WebSocket headers; now who is it, and may they. */
@@ -142,6 +165,7 @@ export class RealtimeHub extends ComposedService {
 
   private readonly onTopology = (event: TopologyEvent) => {
     if (event.kind !== 'queue' || event.op !== 'DELETE') return;
+    this.streams.queueDeleted(event.name);
     this.sockets.endWhere((admitted) => admitted.queue === event.name, CLOSE_QUEUE_DELETED, 'queue deleted');
   };
 
@@ -157,6 +181,7 @@ export class RealtimeHub extends ComposedService {
     this.credentialChanges.note(id);
     if (change === 'scopes') return void this.endNoLongerAllowed(id);
     this.sockets.endWhere((admitted) => admitted.principal.credentialId === id, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
+    this.streams.credentialEnded(id);
   };
 
   /** Reads the client's scopes as they are now and ends its sockets they do not allow (all, if it is gone). */
@@ -170,9 +195,14 @@ export class RealtimeHub extends ComposedService {
       this.log('Could not read changed client scopes; closing its WebSockets', error);
       return this.sockets.endWhere(ofClient, CLOSE_RESTART, 'reconnect and authenticate again');
     }
-    if (scopes === null) return this.sockets.endWhere(ofClient, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
+    if (scopes === null) {
+      this.sockets.endWhere(ofClient, CLOSE_CREDENTIAL_ENDED, 'credential revoked');
+      return this.streams.credentialEnded(id);
+    }
     const allowed = scopes;
-    this.sockets.endWhere((admitted) => ofClient(admitted) && !scopesAllow(allowed, admitted), CLOSE_CREDENTIAL_ENDED, 'scope removed');
+    // A stream stays open: its frames are checked against the new scopes, and its subscriptions they do not allow end.
+    this.streams.rescope(id, allowed);
+    this.sockets.endWhere((admitted) => ofClient(admitted) && !admitted.stream && !scopesAllow(allowed, admitted), CLOSE_CREDENTIAL_ENDED, 'scope removed');
   }
 
   /**

@@ -3,6 +3,7 @@ import type { AdmittedSocket } from './admission.js';
 import type { ConsumerSockets } from './consumerSockets.js';
 import type { Heartbeat } from './heartbeat.js';
 import type { MonitorFeed } from './monitorFeed.js';
+import type { Streams } from '../stream/streams.js';
 
 /**
  * Every socket this instance holds, with what it was admitted as. A socket enters the heartbeat
@@ -17,6 +18,7 @@ export class SocketRegistry {
       heartbeat: Heartbeat;
       consumers: ConsumerSockets;
       monitors: MonitorFeed;
+      streams: Streams;
       /** Gives back what the admission took (quota, rotation place, monitor presence). */
       release(admitted: AdmittedSocket): void;
     },
@@ -24,17 +26,18 @@ export class SocketRegistry {
 
   add(socket: WebSocket, admitted: AdmittedSocket): void {
     this.held.set(socket, admitted);
-    socket.on('close', () => this.detach(socket));
+    socket.on('close', (code: number) => this.detach(socket, code));
     // Errors are followed by 'close'; without a listener they would be thrown.
     socket.on('error', () => undefined);
     this.deps.heartbeat.track(socket);
-    if (admitted.socketId) this.deps.consumers.add(admitted.socketId, admitted.queue as string, socket);
+    if (admitted.stream) this.deps.streams.open(socket, admitted.stream);
+    else if (admitted.socketId) this.deps.consumers.add(admitted.socketId, admitted.queue as string, socket);
     else this.deps.monitors.add(socket);
   }
 
   /** Closes a socket with this code, out of every structure first. */
   end(socket: WebSocket, code: number, reason: string): void {
-    this.detach(socket);
+    this.detach(socket, code);
     socket.close(code, reason);
   }
 
@@ -47,12 +50,14 @@ export class SocketRegistry {
     this.endWhere(() => true, code, reason);
   }
 
-  private detach(socket: WebSocket): void {
+  /** `code`: why it closed, or is being closed (a stream is kept for a resume only after some). */
+  private detach(socket: WebSocket, code: number): void {
     const admitted = this.held.get(socket);
     if (!admitted) return;
     this.held.delete(socket);
     this.deps.heartbeat.untrack(socket);
     this.deps.monitors.remove(socket);
+    if (admitted.stream) this.deps.streams.closed(socket, code);
     if (admitted.socketId) this.deps.consumers.remove(admitted.socketId);
     this.deps.release(admitted);
   }

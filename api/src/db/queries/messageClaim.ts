@@ -74,3 +74,43 @@ export async function messageUnclaim(db: Queryable, ids: string[], holder: strin
   });
   return rowCount ?? 0;
 }
+
+/** A message a stream holds: its id, and its retry count when claimed (what fences its release). */
+export interface HeldMessage {
+  id: string;
+  retryCount: number;
+}
+
+/**
+ * Gives back what a closed stream held and did not settle: PENDING again, retry count unchanged,
+ * for any consumer. Only leases still this holder's from that very claim go back (a lease that ran
+ * out and was claimed again, even by the same identity, has a higher retry count).
+ */
+export async function messageRelease(
+  db: Queryable,
+  held: HeldMessage[],
+  holder: string,
+): Promise<{ id: string; queue_name: string; available_at: string }[]> {
+  const { rows } = await db.query<{ id: string; queue_name: string; available_at: string }>({
+    name: 'message_release',
+    text: `WITH h AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS h (id uuid, retry_count int))
+     UPDATE message m SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+       FROM h
+      WHERE ${BY_ID_OF('h')} AND m.id = h.id AND m.retry_count = h.retry_count AND m.status = 'UNACKED' AND m.holder = $2
+     RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at`,
+    values: [JSON.stringify(held.map((message) => ({ id: message.id, retry_count: message.retryCount }))), holder],
+  });
+  return rows;
+}
+
+/** The messages of these ids that this holder still holds, as a claim returns them (a resumed stream sends them again). */
+export async function messageHeldBy(db: Queryable, ids: string[], holder: string): Promise<MessageRow[]> {
+  const { rows } = await db.query<MessageRow>({
+    name: 'message_held_by',
+    text: `SELECT ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at FROM message m
+      WHERE m.id = ANY($1::uuid[]) AND m.status = 'UNACKED' AND m.holder = $2
+      ORDER BY m.available_at, m.seq`,
+    values: [ids, holder],
+  });
+  return rows;
+}

@@ -9,7 +9,7 @@ import { delaySeconds, headers, idempotencyKey, name, orderingKey, storableText 
 
 const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
 /** JSON escaping can grow a payload; the body cap leaves room for that and for the headers. */
-const singleBodyLimit = (maxPayloadBytes: number) => 4 * maxPayloadBytes + 64 * 1024;
+export const singleBodyLimit = (maxPayloadBytes: number) => 4 * maxPayloadBytes + 64 * 1024;
 
 interface MessageBody {
   payload: string;

@@ -1,0 +1,349 @@
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { consumableQueues, hasScope } from '../auth/scopes.js';
+import type { Principal } from '../auth/principal.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import type { HeldMessage } from '../db/queries/messageClaim.js';
+import type { MessageRow } from '../db/queries/messageRow.js';
+import type { Holder } from '../broker/settle.js';
+import { toMessage } from '../broker/message.js';
+import { errorBodyOf } from './errorBody.js';
+import { parseMessage, type AckFrame, type ClientFrame, type CreditFrame, type ExtendFrame, type FrameHandle, type NackFrame, type SubscribeFrame } from './frames.js';
+import { Outbox } from './outbox.js';
+import { StreamPublishes } from './publishing.js';
+import type { StreamDeps } from './streamDeps.js';
+import { Subscription } from './subscription.js';
+
+/** Refused frames a stream may send in a minute before it is closed with CLOSE_PROTOCOL_VIOLATIONS. */
+const MAX_VIOLATIONS_PER_MINUTE = 20;
+export const CLOSE_PROTOCOL_VIOLATIONS = 4400;
+/** How long a subscription's claim waits (as a long poll) before it claims again. */
+const CLAIM_WAIT_SECONDS = 20;
+
+/** The HTTP ack's failures that say the message is not this stream's any more. */
+const NOT_HELD = new Set(['lease_lost', 'message_not_unacked', 'message_not_found']);
+
+/**
+ * One stream: its credential, its publishes and its subscriptions, and the socket it is attached
+ * to (none while it waits to be resumed). Each frame is checked as the HTTP route doing the same
+ * checks its request (scopes are read per frame, so a narrowed credential takes effect at once),
+ * and answered on the socket the stream has when the answer is ready.
+ */
+export class StreamSession {
+  readonly id = randomBytes(12).toString('base64url');
+  readonly resumeToken = randomBytes(24).toString('base64url');
+  private socket: WebSocket | undefined;
+  private readonly outbox = new Outbox(() => this.flowChanged());
+  private readonly publishes: StreamPublishes;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private violations: number[] = [];
+  /** Messages that arrived while the credential's rate limit had no token: read in order once it has. */
+  private backlog: Buffer[] = [];
+  private rateWait: ReturnType<typeof setTimeout> | undefined;
+  private reading = true;
+
+  constructor(
+    private principal: Principal,
+    readonly identity: { holder: string; consumerId: string },
+    private readonly deps: StreamDeps,
+  ) {
+    this.publishes = new StreamPublishes({
+      publisher: deps.publisher,
+      metrics: deps.metrics,
+      maxPayloadBytes: deps.config.maxPayloadBytes,
+      remembered: 2 * deps.limits.max_unconfirmed,
+      send: (frame) => this.outbox.send(frame),
+      changed: () => this.flowChanged(),
+      unexpected: (error) => deps.log('Stream frame failed', error),
+    });
+  }
+
+  get credentialId(): string {
+    return this.principal.credentialId;
+  }
+
+  get attached(): boolean {
+    return this.socket !== undefined;
+  }
+
+  /** Starts (or, resumed, goes on) on this socket: welcome first, then what it held, sent again. */
+  attach(socket: WebSocket, resumed: boolean): void {
+    this.socket = socket;
+    this.outbox.attach(socket);
+    this.reading = true;
+    this.outbox.send({ type: 'welcome', stream_id: this.id, resume_token: this.resumeToken, resumed, limits: this.deps.limits });
+    socket.on('message', (data: Buffer, isBinary: boolean) => this.received(data, isBinary));
+    if (resumed) void this.sendHeldAgain();
+    for (const subscription of this.subscriptions.values()) subscription.poke();
+  }
+
+  /** The socket closed: nothing more is sent or claimed until a resume attaches another. */
+  detach(): void {
+    this.socket = undefined;
+    this.outbox.attach(undefined);
+    this.backlog = [];
+    clearTimeout(this.rateWait);
+  }
+
+  /** Ends every subscription; answers what they held, for the caller to release. */
+  async end(): Promise<HeldMessage[]> {
+    const subscriptions = [...this.subscriptions.values()];
+    this.subscriptions.clear();
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    return subscriptions.flatMap((subscription) => subscription.holding());
+  }
+
+  /** The credential's scopes changed: later frames are checked against these; subscriptions they do not allow end. */
+  rescope(scopes: string[]): HeldMessage[] {
+    this.principal = { ...this.principal, scopes };
+    const ended: HeldMessage[] = [];
+    for (const subscription of [...this.subscriptions.values()]) {
+      const scope = `consume:${subscription.queue}`;
+      if (hasScope(this.principal, scope)) continue;
+      ended.push(...this.endSubscription(subscription, new ForbiddenError('scope_required', `This needs the scope ${scope} (or admin)`, scope)));
+    }
+    return ended;
+  }
+
+  /** A queue was deleted: its subscriptions end (what they held went with it). */
+  queueDeleted(queue: string): void {
+    for (const subscription of [...this.subscriptions.values()]) {
+      if (subscription.queue === queue) this.endSubscription(subscription, new NotFoundError('queue_not_found', `Queue ${queue} was deleted`));
+    }
+  }
+
+  private received(data: Buffer, isBinary: boolean): void {
+    if (this.backlog.length > 0 || !this.takeToken()) {
+      this.backlog.push(data);
+      return;
+    }
+    this.handle(data, isBinary);
+  }
+
+  /** The credential's rate limit counts each WebSocket message as one request; without a token, reading waits. */
+  private takeToken(): boolean {
+    const wait = this.deps.rateLimits.takeCredential(this.principal);
+    if (wait === 0) return true;
+    this.rateWait = setTimeout(() => this.readBacklog(), wait * 1000);
+    this.flowChanged();
+    return false;
+  }
+
+  private readBacklog(): void {
+    this.rateWait = undefined;
+    while (this.backlog.length > 0 && this.socket) {
+      const next = this.backlog.shift() as Buffer;
+      this.handle(next, false);
+      if (this.backlog.length > 0 && !this.takeToken()) return;
+    }
+    this.flowChanged();
+  }
+
+  private handle(data: Buffer, isBinary: boolean): void {
+    if (isBinary) return this.refuse(new ValidationError('Frames are JSON text, not binary', [{ field: 'message', message: 'must be text' }]), {});
+    if (data.length > this.deps.limits.max_message_bytes) {
+      return this.refuse(new PayloadTooLargeError(`A message is at most ${this.deps.limits.max_message_bytes} bytes; this one is ${data.length}`), {});
+    }
+    const parsed = parseMessage(data.toString('utf8'));
+    if ('error' in parsed) return this.refuse(parsed.error, {});
+    for (const one of parsed) {
+      if ('error' in one) this.refuse(one.error, one.handle);
+      else this.dispatch(one.frame);
+    }
+  }
+
+  private dispatch(frame: ClientFrame): void {
+    switch (frame.type) {
+      case 'publish':
+        return this.publishes.publish(this.principal, frame);
+      case 'subscribe':
+        return void this.subscribe(frame);
+      case 'credit':
+        return this.credit(frame);
+      case 'unsubscribe': {
+        const subscription = this.subscriptions.get(frame.sub);
+        if (!subscription) return this.answerError(new NotFoundError('route_not_found', `No subscription ${frame.sub} on this stream`), { sub: frame.sub });
+        this.subscriptions.delete(frame.sub);
+        void subscription.stop().then(() => this.outbox.send({ type: 'unsubscribed', sub: frame.sub }));
+        return;
+      }
+      case 'ack':
+        return this.ack(frame);
+      case 'nack':
+        return this.nack(frame);
+      case 'extend':
+        return this.extend(frame);
+    }
+  }
+
+  private async subscribe(frame: SubscribeFrame): Promise<void> {
+    const handle = { sub: frame.sub };
+    const scope = `consume:${frame.queue}`;
+    if (!hasScope(this.principal, scope)) return this.refuse(new ForbiddenError('scope_required', `This needs the scope ${scope} (or admin)`, scope), handle);
+    if (this.subscriptions.has(frame.sub)) return this.refuse(new ValidationError(`Subscription ${frame.sub} exists on this stream`, [{ field: 'sub', message: 'is already in use on this stream' }]), handle);
+    if (this.subscriptions.size >= this.deps.limits.max_subscriptions) {
+      const max = this.deps.limits.max_subscriptions;
+      return this.refuse(new ValidationError(`A stream holds at most ${max} subscriptions`, [{ field: 'sub', message: `at most ${max} per stream` }]), handle);
+    }
+    const subscription: Subscription = new Subscription(frame.sub, frame.queue, frame.prefetch, {
+      claim: (limit, signal) => this.claim(frame.queue, limit, signal),
+      deliver: (row) => this.deliver(frame.sub, row),
+      blocked: () => !this.socket || this.outbox.congested,
+      failed: (error): 'end' | 'retry' => this.claimFailed(subscription, error),
+    });
+    // Taken before the queue is looked up, so a second subscribe of the same name is refused meanwhile.
+    this.subscriptions.set(frame.sub, subscription);
+    let exists: boolean;
+    try {
+      exists = await this.deps.queueExists(frame.queue);
+    } catch (error) {
+      this.subscriptions.delete(frame.sub);
+      return this.answerError(error, handle);
+    }
+    if (this.subscriptions.get(frame.sub) !== subscription) return;
+    if (!exists) {
+      this.subscriptions.delete(frame.sub);
+      return this.answerError(new NotFoundError('queue_not_found', `No queue found with the name ${frame.queue}`), handle);
+    }
+    this.outbox.send({ type: 'subscribed', sub: frame.sub, queue: frame.queue, prefetch: frame.prefetch });
+    subscription.start();
+  }
+
+  private credit(frame: CreditFrame): void {
+    const subscription = this.subscriptions.get(frame.sub);
+    if (!subscription) return this.answerError(new NotFoundError('route_not_found', `No subscription ${frame.sub} on this stream`), { sub: frame.sub });
+    subscription.setPrefetch(frame.prefetch);
+  }
+
+  private claim(queue: string, limit: number, signal: AbortSignal): Promise<MessageRow[]> {
+    this.deps.rates.polled(queue, this.identity.consumerId);
+    return this.deps.claim({ queue, ...this.identity, limit, waitSeconds: CLAIM_WAIT_SECONDS, signal });
+  }
+
+  private claimFailed(subscription: Subscription, error: unknown): 'end' | 'retry' {
+    if (isDatabaseUnavailable(error)) return 'retry';
+    this.subscriptions.delete(subscription.sub);
+    this.outbox.send({ type: 'subscription_ended', sub: subscription.sub, ...errorBodyOf(error, (e) => this.deps.log('Stream claim failed', e)) });
+    return 'end';
+  }
+
+  private endSubscription(subscription: Subscription, why: Error): HeldMessage[] {
+    this.subscriptions.delete(subscription.sub);
+    void subscription.stop();
+    this.outbox.send({ type: 'subscription_ended', sub: subscription.sub, ...errorBodyOf(why, () => undefined) });
+    return subscription.holding();
+  }
+
+  private deliver(sub: string, row: MessageRow, resent = false): void {
+    this.deps.metrics.recordConsumed([row.queue_name]);
+    this.outbox.send(resent ? { type: 'deliver', sub, message: toMessage(row), resent } : { type: 'deliver', sub, message: toMessage(row) });
+  }
+
+  /** After a resume: what the subscriptions hold is sent again (the client may not have had it), marked `resent`. */
+  private async sendHeldAgain(): Promise<void> {
+    const bySub = new Map<string, string>();
+    for (const subscription of this.subscriptions.values()) for (const held of subscription.holding()) bySub.set(held.id, subscription.sub);
+    if (bySub.size === 0) return;
+    try {
+      const rows = await this.deps.heldBy([...bySub.keys()], this.identity.holder);
+      for (const row of rows) this.outbox.send({ type: 'deliver', sub: bySub.get(row.id) as string, message: toMessage(row), resent: true });
+    } catch (error) {
+      this.deps.log('Could not send a resumed stream its messages again', error);
+    }
+  }
+
+  /** Who settles, and on which queues it may (as HTTP's holderOf); refused without any consume scope. */
+  private holder(): Holder {
+    const queues = consumableQueues(this.principal);
+    if (queues !== null && queues.length === 0) throw new ForbiddenError('scope_required', 'Settling messages needs a consume scope');
+    return { ...this.identity, queues };
+  }
+
+  private forget(id: string): void {
+    for (const subscription of this.subscriptions.values()) if (subscription.settled(id)) return;
+  }
+
+  private ack(frame: AckFrame): void {
+    const handle = { ref: frame.ref };
+    this.settling(handle, async (holder) => {
+      const result = await this.deps.settler.ackMany(frame.ids, holder);
+      this.deps.metrics.recordAcked(result.acked);
+      for (const acked of result.acked) this.forget(acked.id);
+      for (const failed of result.failed) if (NOT_HELD.has(failed.code)) this.forget(failed.message_id);
+      if (frame.ref !== undefined) this.outbox.send({ type: 'acked', ref: frame.ref, acked: result.acked.map((row) => row.id), failed: result.failed });
+    });
+  }
+
+  private nack(frame: NackFrame): void {
+    this.settling({ ref: frame.ref }, async (holder) => {
+      try {
+        const row = await this.deps.settler.nackOne(frame.id, holder, {
+          requeue: frame.requeue ?? true,
+          delaySeconds: frame.delay_seconds ?? 0,
+          reason: frame.reason || null,
+        });
+        this.deps.metrics.recordReturned([row], false);
+        this.forget(frame.id);
+        if (frame.ref !== undefined) this.outbox.send({ type: 'nacked', ref: frame.ref, message_id: row.id, status: row.status });
+      } catch (error) {
+        if (error instanceof Error && 'code' in error && NOT_HELD.has(String(error.code))) this.forget(frame.id);
+        throw error;
+      }
+    });
+  }
+
+  private extend(frame: ExtendFrame): void {
+    this.settling({ ref: frame.ref }, async (holder) => {
+      const extended = await this.deps.settler.extend(frame.id, holder, frame.seconds);
+      for (const subscription of this.subscriptions.values()) subscription.extended(frame.id, extended.lease_expires_at);
+      if (frame.ref !== undefined) {
+        this.outbox.send({ type: 'extended', ref: frame.ref, message_id: extended.id, lease_expires_at: extended.lease_expires_at.toISOString() });
+      }
+    });
+  }
+
+  /** Runs a settling frame; its failure is answered `error` (with the frame's `ref`). */
+  private settling(handle: FrameHandle, run: (holder: Holder) => Promise<void>): void {
+    let holder: Holder;
+    try {
+      holder = this.holder();
+    } catch (error) {
+      return this.refuse(error, handle);
+    }
+    run(holder).catch((error: unknown) => this.answerError(error, handle));
+  }
+
+  /** A frame refused for what the client sent: answered, and counted against the stream. */
+  private refuse(error: unknown, handle: FrameHandle): void {
+    this.answerError(error, handle);
+    const now = Date.now();
+    this.violations = this.violations.filter((at) => now - at < 60_000);
+    this.violations.push(now);
+    if (this.violations.length > MAX_VIOLATIONS_PER_MINUTE) this.socket?.close(CLOSE_PROTOCOL_VIOLATIONS, 'too many refused frames');
+  }
+
+  private answerError(error: unknown, handle: FrameHandle): void {
+    const body = errorBodyOf(error, (e) => this.deps.log('Stream frame failed', e));
+    if (handle.seq !== undefined) return this.outbox.send({ type: 'reject', seq: handle.seq, ...body });
+    this.outbox.send({ type: 'error', ...handle, ...body });
+  }
+
+  /**
+   * Reads the socket, or stops reading it: stopped while too many publishes are unconfirmed, while
+   * the client is not taking what is sent to it, or while the rate limit has no token. Subscriptions
+   * are told when the stream can take deliveries again.
+   */
+  private flowChanged(): void {
+    const socket = this.socket;
+    if (!socket) return;
+    const congested = this.outbox.congested;
+    const read = !congested && this.publishes.unconfirmed < this.deps.limits.max_unconfirmed && this.rateWait === undefined;
+    if (read !== this.reading) {
+      this.reading = read;
+      if (read) socket.resume();
+      else socket.pause();
+    }
+    if (!congested) for (const subscription of this.subscriptions.values()) subscription.poke();
+  }
+}
