@@ -134,7 +134,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: 
     streamWindow: 256,
     streamConsumers: positiveInt(env, 'BENCH_STREAM_CONSUMERS', 10),
     streamPrefetches: [10, 100],
-    latencyRate: 1_000,
+    latencyRate: positiveInt(env, 'BENCH_LATENCY_RATE', 1_000),
   };
   if (quick) {
     return {

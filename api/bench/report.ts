@@ -141,6 +141,7 @@ function rabbitLines(results: BenchResults): string[] {
   return [
     `RABBITMQ ${r.version ?? ''} (its own node in a temp dir on 127.0.0.1, amqplib from this process; durable queues, persistent messages; ${r.status})`,
     ...table(['workload', 'msgs/s', '× raw', 'CPU/msg', 'other cores'], rows),
+    ...(r.latency ? [`  ${latencyLine('publish → delivery at the stream latency rate', r.latency)}`] : []),
     `  node: peak RSS ${mib(r.peakRssBytes)}, CPU ${r.cpuSeconds === null ? '—' : `${r.cpuSeconds.toFixed(1)} s`}`,
   ];
 }

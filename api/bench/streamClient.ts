@@ -74,7 +74,7 @@ export class StreamClient {
   private readonly confirms = new Map<number, Waiter<Confirm>>();
   private readonly subscriptions = new Map<string, (message: DeliveredMessage) => void>();
   private readonly subscribeWaiters = new Map<string, Waiter<Frame>>();
-  private readonly refWaiters = new Map<string, Waiter<Frame>>();
+  private readonly refWaiters = new Map<number, Waiter<Frame>>();
   private nextRef = 1;
 
   private constructor(private readonly socket: WebSocket, readonly welcome: Welcome) {
@@ -166,7 +166,7 @@ export class StreamClient {
 
   /** Acks and waits for `acked` (sent after the ack's commit). */
   ackConfirmed(ids: string[]): Promise<Frame> {
-    const ref = `r${this.nextRef++}`;
+    const ref = this.nextRef++;
     return new Promise<Frame>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.refWaiters.set(ref, { resolve, reject });
@@ -279,7 +279,7 @@ export class StreamClient {
       case 'acked':
       case 'nacked':
       case 'extended':
-        return take(this.refWaiters, frame.ref as string)?.resolve(frame);
+        return take(this.refWaiters, frame.ref as number)?.resolve(frame);
       case 'subscription_ended':
         return this.fail(new Error(`the broker ended a subscription: ${describe(frame)}`));
       case 'error': {
@@ -288,7 +288,7 @@ export class StreamClient {
         const waiter =
           (typeof frame.seq === 'number' && take(this.confirms, frame.seq)) ||
           (typeof frame.sub === 'string' && take(this.subscribeWaiters, frame.sub)) ||
-          (typeof frame.ref === 'string' && take(this.refWaiters, frame.ref));
+          (typeof frame.ref === 'number' && take(this.refWaiters, frame.ref));
         if (waiter) return waiter.reject(error);
         return this.fail(error);
       }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Bound } from '../config.js';
-import { expectStatus, runLoad, type BenchClient, type LoadResult } from '../http.js';
+import { runLoad, type BenchClient, type LoadResult } from '../http.js';
 import { StreamClient, type DeliveredMessage } from '../streamClient.js';
 import { paced } from './rabbitmq.js';
 import { PAYLOAD } from './topology.js';
@@ -61,7 +61,8 @@ export async function streamConsumeAck(
   prefetch: number,
   bound: Bound,
 ): Promise<LoadResult & { extra: Record<string, number> }> {
-  const streams = await Promise.all(Array.from({ length: consumers }, () => StreamClient.open(baseUrl, key)));
+  // Each stream as a consumer process of its own would be: its own instance, so its own lease holder.
+  const streams = await Promise.all(Array.from({ length: consumers }, (_, i) => StreamClient.open(baseUrl, key, { instance: `bench-consumer-${i}` })));
   try {
     let acked = 0;
     const started = process.hrtime.bigint();
@@ -213,7 +214,7 @@ export interface StoppedReaderResult {
   rssPeak: number;
   /** Messages the broker held for the stream (unacked) when the reader resumed. */
   unackedAtEnd: number | null;
-  /** Deliveries the client read before it stopped, and after it resumed. */
+  /** Deliveries the client read before it stopped (ws may emit a few already received), and after it resumed. */
   deliveredBefore: number;
   deliveredAfter: number;
   /** Whether the broker closed the stream meanwhile (missed heartbeats), and with which code. */
@@ -240,36 +241,34 @@ export async function stoppedReader(
   const rssBefore = await currentRss(brokerPid);
   let rssPeak = rssBefore;
   const stream = await StreamClient.open(baseUrl, key);
-  let delivered = 0;
-  let paused = false;
-  let deliveredBefore = 0;
+  const delivered = { before: 0, paused: 0, after: 0 };
+  let phase: keyof typeof delivered = 'before';
   const subscriptions = Math.max(1, Math.min(10, stream.welcome.limits.max_subscriptions));
   const prefetch = stream.welcome.limits.max_prefetch;
   try {
-    // Subscribe, and stop reading as soon as the broker has answered the last subscribe.
-    for (let i = 0; i < subscriptions; i += 1) {
-      await stream.subscribe(`stalled${i}`, queue, prefetch, () => {
-        delivered += 1;
-        if (!paused) deliveredBefore += 1;
-      });
-    }
+    // Every subscribe leaves in one message, and the socket stops being read at once: the
+    // answers and deliveries all meet a reader that has stopped.
+    const subscribed = Array.from({ length: subscriptions }, (_, i) =>
+      stream.subscribe(`stalled${i}`, queue, prefetch, () => {
+        delivered[phase] += 1;
+      }));
     stream.pause();
-    paused = true;
+    phase = 'paused';
     const deadline = Date.now() + options.stallSeconds * 1000;
     while (Date.now() < deadline) {
       rssPeak = Math.max(rssPeak, await currentRss(brokerPid));
       await sleep(250);
     }
     rssPeak = Math.max(rssPeak, await currentRss(brokerPid));
-    const stats = await admin.request('GET', `/api/v1/queues/${queue}`);
-    const unackedAtEnd = stats.status === 200 && typeof stats.body?.unacked === 'number' ? stats.body.unacked : null;
+    const unackedAtEnd = await unacked(admin, queue);
     const closedByBroker = !stream.isOpen;
+    phase = 'after';
     stream.resume();
-    paused = false;
+    if (!closedByBroker) await Promise.all(subscribed);
     // Read what the broker had buffered for a moment, without acking (it will be released).
     let last = -1;
-    for (let i = 0; i < 40 && last !== delivered; i += 1) {
-      last = delivered;
+    for (let i = 0; i < 40 && last !== delivered.after; i += 1) {
+      last = delivered.after;
       await sleep(100);
     }
     return {
@@ -280,8 +279,8 @@ export async function stoppedReader(
       rssBefore,
       rssPeak,
       unackedAtEnd,
-      deliveredBefore,
-      deliveredAfter: delivered - deliveredBefore,
+      deliveredBefore: delivered.before + delivered.paused,
+      deliveredAfter: delivered.after,
       closedByBroker,
       closeCode: stream.closeCode,
     };
@@ -290,10 +289,10 @@ export async function stoppedReader(
   }
 }
 
-/** Fails unless the queue exists and shows `pending` at least `atLeast` (seeding went through). */
-export async function expectPending(admin: BenchClient, queue: string, atLeast: number): Promise<void> {
-  const stats = expectStatus(await admin.request('GET', `/api/v1/queues/${queue}`), 200);
-  if (typeof stats.body.pending === 'number' && stats.body.pending < atLeast) {
-    throw new Error(`${queue}: ${stats.body.pending} pending, expected at least ${atLeast}`);
-  }
+/** The queue's unacked count (GET /api/v1/dashboard/queues), or null if it could not be read. */
+async function unacked(admin: BenchClient, queue: string): Promise<number | null> {
+  const reply = await admin.request('GET', '/api/v1/dashboard/queues');
+  if (reply.status !== 200 || !Array.isArray(reply.body)) return null;
+  const stats = reply.body.find((entry: { queue?: string }) => entry.queue === queue);
+  return typeof stats?.unacked === 'number' ? stats.unacked : null;
 }
