@@ -181,7 +181,13 @@ export class StreamSession {
     const handle = { sub: frame.sub };
     const scope = `consume:${frame.queue}`;
     if (!hasScope(this.principal, scope)) return this.refuse(new ForbiddenError('scope_required', `This needs the scope ${scope} (or admin)`, scope), handle);
-    if (this.subscriptions.has(frame.sub)) return this.refuse(new ValidationError(`Subscription ${frame.sub} exists on this stream`, [{ field: 'sub', message: 'is already in use on this stream' }]), handle);
+    const existing = this.subscriptions.get(frame.sub);
+    if (existing?.queue === frame.queue) {
+      // A subscribe sent again (a client that resumed and did not see the first answer): the same subscription.
+      existing.setPrefetch(frame.prefetch);
+      return this.outbox.send({ type: 'subscribed', sub: frame.sub, queue: frame.queue, prefetch: frame.prefetch });
+    }
+    if (existing) return this.refuse(new ValidationError(`Subscription ${frame.sub} is of queue ${existing.queue} on this stream`, [{ field: 'sub', message: 'is already in use on this stream for another queue' }]), handle);
     if (this.subscriptions.size >= this.deps.limits.max_subscriptions) {
       const max = this.deps.limits.max_subscriptions;
       return this.refuse(new ValidationError(`A stream holds at most ${max} subscriptions`, [{ field: 'sub', message: `at most ${max} per stream` }]), handle);

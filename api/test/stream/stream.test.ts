@@ -136,6 +136,19 @@ describe('/ws/v1/stream: subscribing', () => {
     await s.close();
   });
 
+  it('takes a subscribe sent again as the same subscription, and refuses its name for another queue', async () => {
+    const s = await stream(consumerKey);
+    s.send({ type: 'subscribe', sub: 'same', queue: 'tasks', prefetch: 1 });
+    await s.next((frame) => frame.type === 'subscribed');
+    s.send([
+      { type: 'subscribe', sub: 'same', queue: 'tasks', prefetch: 3 },
+      { type: 'subscribe', sub: 'same', queue: 'work', prefetch: 3 },
+    ]);
+    expect(await s.next((frame) => frame.type === 'subscribed' && frame.prefetch === 3)).toMatchObject({ sub: 'same', queue: 'tasks' });
+    expect(await s.next((frame) => frame.type === 'error' && frame.sub === 'same')).toMatchObject({ status: 400, errors: [{ field: 'sub' }] });
+    await s.close();
+  });
+
   it('refuses a subscription its credential may not consume, and one to an unknown queue', async () => {
     const s = await stream(consumerKey);
     s.send([{ type: 'subscribe', sub: 'x', queue: 'billing', prefetch: 1 }]);
