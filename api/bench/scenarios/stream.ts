@@ -212,8 +212,9 @@ export interface StoppedReaderResult {
   /** VmRSS before the stream opened, and the highest VmRSS seen while it did not read. */
   rssBefore: number;
   rssPeak: number;
-  /** Messages the broker held for the stream (unacked) when the reader resumed. */
+  /** Messages the broker held for the stream (unacked) when the reader resumed, and the most seen meanwhile (read every second). */
   unackedAtEnd: number | null;
+  unackedPeak: number | null;
   /** Deliveries the client read before it stopped (ws may emit a few already received), and after it resumed. */
   deliveredBefore: number;
   deliveredAfter: number;
@@ -252,25 +253,33 @@ export async function stoppedReader(
       stream.subscribe(`stalled${i}`, queue, prefetch, () => {
         delivered[phase] += 1;
       }));
+    // A stream the broker closes meanwhile rejects them; that is reported, not thrown.
+    for (const answer of subscribed) answer.catch(() => undefined);
     stream.pause();
     phase = 'paused';
     const deadline = Date.now() + options.stallSeconds * 1000;
-    while (Date.now() < deadline) {
+    let heldPeak: number | null = null;
+    for (let tick = 0; Date.now() < deadline; tick += 1) {
       rssPeak = Math.max(rssPeak, await currentRss(brokerPid));
+      if (tick % 4 === 0) {
+        const held = await unacked(admin, queue);
+        if (held !== null) heldPeak = Math.max(heldPeak ?? 0, held);
+      }
       await sleep(250);
     }
     rssPeak = Math.max(rssPeak, await currentRss(brokerPid));
     const unackedAtEnd = await unacked(admin, queue);
-    const closedByBroker = !stream.isOpen;
     phase = 'after';
     stream.resume();
-    if (!closedByBroker) await Promise.all(subscribed);
-    // Read what the broker had buffered for a moment, without acking (it will be released).
+    // Read what the broker had buffered for a moment, without acking (it will be released). A
+    // close by the broker meanwhile (missed heartbeats) is only seen now that the socket is read.
     let last = -1;
     for (let i = 0; i < 40 && last !== delivered.after; i += 1) {
       last = delivered.after;
       await sleep(100);
     }
+    const closedByBroker = !stream.isOpen;
+    if (!closedByBroker) await Promise.all(subscribed);
     return {
       waiting: options.waiting,
       stallSeconds: options.stallSeconds,
@@ -279,6 +288,7 @@ export async function stoppedReader(
       rssBefore,
       rssPeak,
       unackedAtEnd,
+      unackedPeak: heldPeak === null ? unackedAtEnd : Math.max(heldPeak, unackedAtEnd ?? 0),
       deliveredBefore: delivered.before + delivered.paused,
       deliveredAfter: delivered.after,
       closedByBroker,
