@@ -128,7 +128,7 @@ function streamLines(results: BenchResults): string[] {
     lines.push('', `STOPPED READER: ${r.subscriptions} subscriptions × prefetch ${int(r.prefetch)} on one stream, its TCP socket paused ${r.stallSeconds} s while ${int(r.waiting)} messages wait`);
     lines.push(`  broker RSS ${mb(r.rssBefore)} before, peak ${mb(r.rssPeak)} while stopped: +${mb(r.rssPeak - r.rssBefore)}; ` +
       `held for it up to ${int(r.unackedPeak)} (${int(r.unackedAtEnd)} at the end), read ${int(r.deliveredBefore)} before / ${int(r.deliveredAfter)} after the pause; ` +
-      `${r.closedByBroker ? `closed by the broker (${r.closeCode}; 1006: without a close frame, as missed heartbeats end it)` : 'still open'} at the end`);
+      `${r.closedByBroker ? `closed by the broker (${r.closeCode === 1006 ? '1006: without a close frame, as missed heartbeats end it' : r.closeCode})` : 'still open'} at the end`);
   }
   return lines;
 }
