@@ -17,7 +17,7 @@ COPY infra/package.json infra/
 # Install scripts are skipped: the ones in the tree either fetch tools (refused here) or fix up the
 # embedded PostgreSQL, which this image does not use; esbuild's binary comes from its own package.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY openapi.yaml tsconfig.base.json ./
+COPY openapi.yaml asyncapi.yaml tsconfig.base.json ./
 COPY api/tsconfig.build.json api/
 COPY api/src api/src
 COPY sdk sdk
@@ -50,7 +50,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules node_modules
 COPY --from=deps --chown=root:root /app/api/node_modules api/node_modules
-COPY --chown=root:root package.json openapi.yaml ./
+COPY --chown=root:root package.json openapi.yaml asyncapi.yaml ./
 COPY --chown=root:root api/package.json api/
 COPY --from=build --chown=root:root /app/api/dist api/dist
 COPY --chown=root:root api/migrations api/migrations

@@ -8,6 +8,7 @@ import { migrate } from '../src/db/migrate.js';
 import type { Queryable } from '../src/db/pool.js';
 import { messageCount, messageHeaderScan, messageListPage, messageRowsByIds, type ListFilter } from '../src/db/queries/messageList.js';
 import { ratesFlush } from '../src/db/queries/rates.js';
+import { explaining, summary } from './explain.js';
 
 /**
  * What finding a message costs in a big queue, and what a header index would cost every publish.
@@ -21,23 +22,6 @@ const PENDING = Number(process.argv[2] ?? 1_000_000);
 const INSERTS = 20_000;
 const INSERTERS = 8;
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-/** Runs each statement twice: under EXPLAIN (ANALYZE, BUFFERS), keeping the plan, then for its rows. */
-function explaining(client: pg.Client, plans: string[][]): Queryable {
-  const query = async (config: string | pg.QueryConfig, values?: unknown[]) => {
-    const text = typeof config === 'string' ? config : config.text;
-    const params = typeof config === 'string' ? values : (config.values ?? values);
-    const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
-    plans.push(plan.rows.map((row) => row['QUERY PLAN'] as string));
-    return client.query(text, params);
-  };
-  return { query } as unknown as Queryable;
-}
-
-const summary = (plan: string[]) =>
-  [plan.find((line) => /^\s*Buffers:/.test(line))?.trim(), plan.find((line) => line.startsWith('Execution Time'))]
-    .filter(Boolean)
-    .join('; ');
 
 async function seed(client: pg.Client): Promise<void> {
   await client.query(`INSERT INTO topic (name) VALUES ('big')`);

@@ -17,6 +17,8 @@ export const envSchema = Joi.object({
     .description('How long a request waits for a free database connection before it is answered 503'),
   MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS: Joi.number().min(0.1).max(600).default(10)
     .description('How long a statement in a transaction waits for a lock before the transaction fails (503)'),
+  MINIQUEUE_DB_STARTUP_RETRY_SECONDS: Joi.number().min(0).max(3600).default(60)
+    .description('How long a starting instance keeps trying, with backoff, while the database takes no connection (at its connection limit, starting up, unreachable) before it exits; 0 tries once'),
   MINIQUEUE_BOOTSTRAP_ADMIN_KEY: Joi.string()
     .pattern(/^mq_[A-Za-z0-9_-]{43,200}$/)
     .description('Key of the bootstrap-admin client (mq_ + at least 43 base64url characters)'),
@@ -90,6 +92,12 @@ export const envSchema = Joi.object({
     .description('How long a stream whose connection broke keeps its unacked messages for the client to resume it; then they go back to their queues'),
   MINIQUEUE_STREAM_MAX_UNCONFIRMED: Joi.number().integer().min(1).max(100_000).default(1000)
     .description('Publishes one stream may have unconfirmed at once; beyond it the broker stops reading that stream until some commit'),
+  MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS: Joi.number().min(0.1).max(3600).default(30)
+    .description('Longest any one statement may run before PostgreSQL cancels it (the request is answered 503)'),
+  MINIQUEUE_DASHBOARD_DB_POOL_SIZE: Joi.number().integer().min(1).max(50).default(2)
+    .description('Connections of the dashboard\'s own pool (its reads and the Prometheus gauges), on top of MINIQUEUE_DB_POOL_SIZE'),
+  MINIQUEUE_DASHBOARD_STATEMENT_TIMEOUT_SECONDS: Joi.number().min(0.1).max(3600).default(5)
+    .description('Longest a dashboard read or a Prometheus gauge read may run (at most MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS)'),
 })
   .and('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET')
   .custom((env, helpers) =>
@@ -102,6 +110,10 @@ export const envSchema = Joi.object({
     env.GITHUB_CLIENT_ID && env.MINIQUEUE_PUBLIC_VIEWER === false && !/[A-Za-z0-9]/.test(env.MINIQUEUE_ADMINS)
       ? helpers.message({ custom: 'MINIQUEUE_PUBLIC_VIEWER=false needs at least one login in MINIQUEUE_ADMINS, or nobody could sign in' })
       : env)
+  .custom((env, helpers) =>
+    env.MINIQUEUE_DASHBOARD_STATEMENT_TIMEOUT_SECONDS > env.MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS
+      ? helpers.message({ custom: 'MINIQUEUE_DASHBOARD_STATEMENT_TIMEOUT_SECONDS must not exceed MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS' })
+      : env)
   .unknown(true);
 
 export interface Config {
@@ -112,6 +124,7 @@ export interface Config {
   dbPoolSize: number;
   dbConnectionWaitMs: number;
   dbLockTimeoutMs: number;
+  dbStartupRetryMs: number;
   bootstrapAdminKey?: string;
   maxPayloadBytes: number;
   sweepIntervalSeconds: number;
@@ -132,6 +145,9 @@ export interface Config {
   wsMaxSocketsPerCredential: number;
   stream: { resumeGraceMs: number; maxUnconfirmed: number };
   push: PushConfig;
+  dbStatementTimeoutMs: number;
+  /** The dashboard's reads run on a pool of their own, so they never hold the broker's connections. */
+  dashboardDb: { poolSize: number; statementTimeoutMs: number };
 }
 
 export interface PushConfig {
@@ -157,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: e.MINIQUEUE_DB_POOL_SIZE,
     dbConnectionWaitMs: Math.round(e.MINIQUEUE_DB_CONNECTION_WAIT_SECONDS * 1000),
     dbLockTimeoutMs: Math.round(e.MINIQUEUE_DB_LOCK_TIMEOUT_SECONDS * 1000),
+    dbStartupRetryMs: Math.round(e.MINIQUEUE_DB_STARTUP_RETRY_SECONDS * 1000),
     bootstrapAdminKey: e.MINIQUEUE_BOOTSTRAP_ADMIN_KEY,
     maxPayloadBytes: e.MINIQUEUE_MAX_PAYLOAD_BYTES,
     sweepIntervalSeconds: e.MINIQUEUE_SWEEP_INTERVAL_SECONDS,
@@ -194,6 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedNetworks: list(e.MINIQUEUE_PUSH_ALLOWED_NETWORKS),
       allowHttpLoopback: e.MINIQUEUE_PUSH_ALLOW_HTTP_LOOPBACK,
       backoffSeconds: e.MINIQUEUE_PUSH_BACKOFF_SECONDS,
+    },
+    dbStatementTimeoutMs: Math.round(e.MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS * 1000),
+    dashboardDb: {
+      poolSize: e.MINIQUEUE_DASHBOARD_DB_POOL_SIZE,
+      statementTimeoutMs: Math.round(e.MINIQUEUE_DASHBOARD_STATEMENT_TIMEOUT_SECONDS * 1000),
     },
   };
 }

@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'message_not_dead',
   'lease_lost',
   'history_not_retained',
+  'last_admin',
   // 413, 415
   'payload_too_large',
   'unsupported_media_type',

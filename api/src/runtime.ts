@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { NotificationBus } from './realtime/bus.js';
 import { createServer, type Broker } from './server.js';
+import { reportServiceHealth } from './http/routes/ops.js';
 import { JobService } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
 import { retention } from './jobs/retention.js';
@@ -16,6 +17,8 @@ import { orderingGroupCleanup } from './jobs/orderingGroupCleanup.js';
 import { serviceOf } from './lifecycle/lifecycle.js';
 import type { ServiceHealth } from './lifecycle/service.js';
 import { ServiceGroup } from './lifecycle/serviceGroup.js';
+import { backoffDelayMs } from './lifecycle/backoff.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 
 export interface Logger {
   info(message: string): void;
@@ -43,16 +46,31 @@ export interface Runtime {
  * set), migrations, pool, admin bootstrap, notification bus, the broker's own services, the
  * background jobs, then the HTTP server. Each part is started after what it uses and stopped before
  * it; a start that fails stops what had started.
+ *
+ * A database that takes no connection now (at its connection limit because other instances hold
+ * them, starting up, or not reachable yet) is waited for: the whole start is tried again, with
+ * backoff, for config.dbStartupRetryMs, so that instances started together (a deployment, a
+ * restart after an outage) come up as connections free instead of exiting at the first refusal.
  */
 export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
-  const services = new ServiceGroup();
-  try {
-    return await startInOrder(services, config, log);
-  } catch (error) {
-    await services.stop().catch(() => undefined);
-    throw error;
+  const deadline = Date.now() + config.dbStartupRetryMs;
+  for (let attempt = 0; ; attempt += 1) {
+    const services = new ServiceGroup();
+    try {
+      return await startInOrder(services, config, log);
+    } catch (error) {
+      await services.stop().catch(() => undefined);
+      const left = deadline - Date.now();
+      if (!isDatabaseUnavailable(error) || left <= 0) throw error;
+      const wait = Math.min(backoffDelayMs(attempt, STARTUP_BACKOFF), left);
+      log.error(`the database takes no connection now; starting again in ${(wait / 1000).toFixed(1)} s`, error);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }
+
+/** Start attempts while the database refuses: soon at first, then every few seconds. */
+const STARTUP_BACKOFF = { firstMs: 250, maxMs: 5_000 };
 
 async function startInOrder(services: ServiceGroup, config: Config, log: Logger): Promise<Runtime> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
@@ -60,7 +78,9 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
   const databaseUrl = config.databaseUrl ?? (embedded as EmbeddedDatabase).url;
   const applied = await migrate(databaseUrl);
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
-  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);
   if (newAdminKey) await log.newAdminKey?.(newAdminKey);
@@ -83,6 +103,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
     // Every 15 s: an expired session's open sockets close within that.
     new JobService(authSweeper(pool), '*/15 * * * * *', onJobError),
   ]);
+  reportServiceHealth(broker.server, () => services.health());
   await services.start(broker.http);
   return {
     broker,

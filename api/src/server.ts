@@ -4,6 +4,7 @@ import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
+import { createDashboardPool } from './db/dashboardPool.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { registerAuth } from './auth/scheme.js';
 import { resolveSession } from './auth/sessions.js';
@@ -112,7 +113,9 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
     (tokenHash) => resolveSession(pool, config, tokenHash),
   );
   const longPollCredentials = new LongPollCredentials({ bus, reresolve: (kind, hash) => credentials.resolveHash(kind, hash) });
-  const metrics = new Metrics(pool);
+  // The dashboard's reads and the gauges on a small pool of their own (db/dashboardPool.ts).
+  const dashboardPool = createDashboardPool(pool, config);
+  const metrics = new Metrics(dashboardPool);
   const instanceId = randomUUID();
   const changes = new Changes();
   const notifications = new NotificationSender(pool, (message, error) => logError(message, error));
@@ -134,7 +137,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   const rateLimits = new RateLimits(config.rateLimit);
   const pushTargets = new PushTargets(config.push);
   const context: AppContext = {
-    config, pool, waiters, longPollCredentials, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rates, rateLimits, instanceId, version: VERSION, pushTargets,
+    config, pool, dashboardPool, waiters, longPollCredentials, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rates, rateLimits, instanceId, version: VERSION, pushTargets,
   };
   // Delivers push queues' messages; without MINIQUEUE_PUSH_SECRET_KEY it starts and does nothing.
   const pushWorker = new PushWorker({ pool, settler, changes, config: config.push, instanceId, targets: pushTargets, logError: (message, error) => logError(message, error) });
@@ -193,5 +196,5 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, rateRecorder, logger, services: [notifications, longPollCredentials, wakeups, broadcast, recheck, rateRecorder, pushWorker], http };
+  return { server, context, recheck, rateRecorder, logger, services: [serviceOf('dashboard-pool', { stop: () => dashboardPool.end() }), notifications, longPollCredentials, wakeups, broadcast, recheck, rateRecorder, pushWorker], http };
 }

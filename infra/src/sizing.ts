@@ -62,9 +62,15 @@ export function needsAutoscaler(s: Scaling): boolean {
  * a person with psql.
  */
 export const DEDICATED_CONNECTIONS_PER_BROKER = 3;
+/**
+ * The dashboard's own pool (its reads and the Prometheus gauges), beside the broker's: the
+ * broker's default MINIQUEUE_DASHBOARD_DB_POOL_SIZE, which the program leaves as it is.
+ */
+export const DASHBOARD_CONNECTIONS_PER_BROKER = 2;
 
 export function dbPoolSize(maxReplicas: number, databaseMaxConnections: number): number {
-  const budget = Math.floor((databaseMaxConnections - 10) / maxReplicas) - DEDICATED_CONNECTIONS_PER_BROKER;
+  const budget =
+    Math.floor((databaseMaxConnections - 10) / maxReplicas) - DEDICATED_CONNECTIONS_PER_BROKER - DASHBOARD_CONNECTIONS_PER_BROKER;
   if (budget < 2) {
     throw new Error(
       `${maxReplicas} brokers do not fit in ${databaseMaxConnections} database connections: ` +

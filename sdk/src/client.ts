@@ -9,6 +9,7 @@ import type {
   NackResult,
   PublishResult,
 } from './generated/index.js';
+import { retryPolicy } from './http/retryPolicy.js';
 import { Transport } from './http/transport.js';
 import { Monitor } from './monitor/monitor.js';
 import type { MonitorOptions } from './monitor/types.js';
@@ -24,10 +25,12 @@ import * as messages from './resources/messages.js';
 import { operationsResource, type OperationsResource } from './resources/operations.js';
 import { queuesResource, type QueuesResource } from './resources/queues.js';
 import { topicsResource, type TopicsResource } from './resources/topics.js';
+import { StreamRoute } from './stream/route.js';
 
 /**
  * The MiniQueue client. Every operation of the broker's HTTP contract, with retries (backoff with
- * jitter, `Retry-After`), per-request timeouts, idempotent publishing and typed errors.
+ * jitter, `Retry-After`), per-request timeouts, idempotent publishing and typed errors. Publishing
+ * and consumers go over one shared stream unless `transport: 'http'`; `close()` releases it.
  */
 export class MiniQueue {
   readonly topics: TopicsResource;
@@ -44,9 +47,18 @@ export class MiniQueue {
   /** Health, build information, metrics and the OpenAPI document. */
   readonly ops: OperationsResource;
   private readonly transport: Transport;
+  private readonly stream: StreamRoute | undefined;
 
   constructor(options: MiniQueueOptions) {
     this.transport = new Transport(options);
+    if (options.transport !== 'http') {
+      this.stream = new StreamRoute({
+        endpoint: this.socketEndpoint(),
+        instanceId: options.instanceId,
+        retry: retryPolicy(options.retry),
+        warn: (message) => (options.logger ?? console).warn(message),
+      });
+    }
     this.topics = topicsResource(this.transport);
     this.queues = queuesResource(this.transport);
     this.clients = clientsResource(this.transport);
@@ -59,8 +71,20 @@ export class MiniQueue {
   }
 
   /** Publishes to every queue bound to the topic; a retried call is stored once (idempotency key). */
-  publish(topic: string, payload: string, options?: messages.PublishOptions): Promise<PublishResult> {
-    return messages.publish(this.transport, topic, payload, options);
+  publish(topic: string, payload: string, options: messages.PublishOptions = {}): Promise<PublishResult> {
+    // Made once, so a publish resent on a new stream, or sent over HTTP after all, is stored once.
+    const idempotencyKey = messages.keyOf(options.idempotencyKey);
+    const overHttp = () => messages.publish(this.transport, topic, payload, { ...options, idempotencyKey: idempotencyKey ?? null });
+    if (!this.stream) return overHttp();
+    const fields = {
+      topic,
+      payload,
+      headers: options.headers,
+      delay_seconds: options.delaySeconds,
+      ordering_key: options.orderingKey,
+      idempotency_key: idempotencyKey,
+    };
+    return this.stream.via((stream) => stream.publish(fields, options.signal), overHttp);
   }
 
   /** Publishes 1..500 messages at once, all or nothing; `results[i]` answers `messages[i]`. */
@@ -112,6 +136,15 @@ export class MiniQueue {
     return new Consumer(this.consumerBroker(), queue, handler, options);
   }
 
+  /**
+   * Closes the client's stream (calls still waiting on it reject with ConnectionError); a later
+   * call opens a new one. Nothing to do with `transport: 'http'`. An idle stream does not keep a
+   * Node process alive, but a program that is done should close it.
+   */
+  close(): void {
+    this.stream?.close();
+  }
+
   /** The broker's live feed (needs `view`); call `start()` to open it. See Monitor. */
   monitor(options?: MonitorOptions): Monitor {
     // One ticket request per attempt: the monitor's reconnect backoff is the retry.
@@ -125,6 +158,11 @@ export class MiniQueue {
       nack: (id, options) => this.nack(id, options),
       extend: (id, seconds) => this.extend(id, seconds),
       push: this.socketEndpoint(),
+      stream: this.stream?.consumerStream({
+        ack: (id) => this.ack(id),
+        nack: (id, options) => this.nack(id, options),
+        extend: (id, seconds) => this.extend(id, seconds),
+      }),
     };
   }
 

@@ -23,6 +23,15 @@ export interface MiniQueueOptions {
    * node:https with keep-alive, which costs a third of fetch's CPU); elsewhere the global fetch.
    */
   fetch?: FetchFunction;
+  /**
+   * `'stream'` (default): publishing, consumers and their acks go over one shared WebSocket
+   * (`/ws/v1/stream`), opened on first use, pipelined and confirmed; where it cannot open (the
+   * handshake is refused, no WebSocket here) the client says so once and uses HTTP. `'http'`:
+   * HTTP requests only, as before streams existed.
+   */
+  transport?: 'stream' | 'http';
+  /** Where the client tells what it cannot do for you (a stream that cannot open). Default: console. */
+  logger?: { warn(message: string): void };
 }
 
 /** Options every operation accepts. */

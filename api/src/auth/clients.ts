@@ -1,8 +1,17 @@
 import { v7 as uuidv7 } from 'uuid';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
-import type { Queryable } from '../db/pool.js';
-import { clientInsert, clientListActive, clientRevoke, clientRotateKey, clientUpdateScopes, type ClientRow } from '../db/queries/client.js';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
+import { advisoryLockTakeForTransaction } from '../db/queries/advisoryLock.js';
+import {
+  clientAnyActiveAdmin,
+  clientInsert,
+  clientListActive,
+  clientRevoke,
+  clientRotateKey,
+  clientUpdateScopes,
+  type ClientRow,
+} from '../db/queries/client.js';
 import { newApiKey } from './apiKeys.js';
 import { normalizeScope } from './scopes.js';
 
@@ -61,16 +70,38 @@ export async function rotateClient(db: Queryable, name: string) {
   return { id: row.id, client: withKey(row, key.key) };
 }
 
+/**
+ * A change that may take admin away from a client, refused (rolled back) when it would leave no
+ * active admin client: then no key could manage the broker. Changes of who is admin take the lock
+ * bootstrap takes, one at a time, so two admins narrowing each other at once cannot both pass.
+ */
+function keepingAnAdmin<T>(pool: Pool, name: string, change: (tx: Queryable) => Promise<T>): Promise<T> {
+  return withTransaction(pool, async (tx) => {
+    await advisoryLockTakeForTransaction(tx, 'admin-bootstrap');
+    const hadAdmin = await clientAnyActiveAdmin(tx);
+    const result = await change(tx);
+    if (hadAdmin && !(await clientAnyActiveAdmin(tx))) {
+      throw new ConflictError('last_admin', `Client ${name} is the last admin; give another client the admin scope first`);
+    }
+    return result;
+  });
+}
+
 /** Replaces the scopes of an active client (validated as on registration); the key stays. */
-export async function updateClient(db: Queryable, name: string, scopes: string[]) {
-  const row = await clientUpdateScopes(db, name, normalizeScopes(scopes));
-  if (!row) throw notFound(name);
-  return { id: row.id, client: view(row) };
+export async function updateClient(pool: Pool, name: string, scopes: string[]) {
+  const normalized = normalizeScopes(scopes);
+  return keepingAnAdmin(pool, name, async (tx) => {
+    const row = await clientUpdateScopes(tx, name, normalized);
+    if (!row) throw notFound(name);
+    return { id: row.id, client: view(row) };
+  });
 }
 
 /** Returns the revoked client's id. */
-export async function revokeClient(db: Queryable, name: string): Promise<string> {
-  const id = await clientRevoke(db, name);
-  if (id === null) throw notFound(name);
-  return id;
+export async function revokeClient(pool: Pool, name: string): Promise<string> {
+  return keepingAnAdmin(pool, name, async (tx) => {
+    const id = await clientRevoke(tx, name);
+    if (id === null) throw notFound(name);
+    return id;
+  });
 }

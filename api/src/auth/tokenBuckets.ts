@@ -24,6 +24,12 @@ export class TokenBuckets {
     return this.secondsUntilToken(bucket.tokens);
   }
 
+  /** Returns a token taken for `key` that turned out not to be owed (never above the burst). */
+  giveBack(key: string): void {
+    const bucket = this.refilled(key);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + 1);
+  }
+
   /** What take() would answer, without taking anything. */
   wait(key: string): number {
     const { tokens } = this.refilled(key);

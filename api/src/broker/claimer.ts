@@ -23,6 +23,7 @@ export class Claimer {
     return this.claims.submit(item);
   }
 
+  /** One statement and nothing read after it: it throws only when nothing was claimed (groupCommit.ts). */
   private async claimBatch(items: ClaimItem[]): Promise<BatchResult<MessageRow[]>[]> {
     const rows = await messageClaim(this.deps.pool, items);
     const byRef = items.map((): MessageRow[] => []);

@@ -17,6 +17,13 @@
  * others. If the statement itself fails, every request of the batch is tried again alone (unless
  * the failure is one no retry can mend, such as the database being unreachable), so a request that
  * breaks the statement fails alone and the others are stored.
+ *
+ * So a batch function throws ONLY when nothing of the batch was committed (its statement failed,
+ * or its transaction rolled back): a throw means "try again" or "not stored", and a batch that had
+ * committed would then be stored twice or denied. What it reads to answer goes in the same
+ * statement or transaction as what it writes; a read it must make after its commit (an
+ * explanation for what the statement left out) fails only the requests it was for, and is
+ * reported in their results, never thrown.
  */
 export interface GroupCommitOptions {
   /** Requests per statement at most. */

@@ -137,7 +137,14 @@ export class Publisher {
     });
   }
 
-  /** One statement for every single publish of the batch; each request gets its own outcome. */
+  /**
+   * One statement for every single publish of the batch; each request gets its own outcome. With
+   * an idempotency key in the batch, the statement and the read of the taken keys' earlier results
+   * are one transaction: a failure of the read undoes the statement, so the batch either committed
+   * with every answer known, or stored nothing and may be tried again (see groupCommit.ts). The
+   * transaction also holds the taken keys' rows (ON CONFLICT locked them), so they cannot change
+   * hands before they are read. A batch without keys stays one statement, its own transaction.
+   */
   private async publishSingles(requests: Single[]): Promise<BatchResult<PublishOutcome>[]> {
     const rowItems = requests.map((r) => toRowItem(r.owner, r.topic, r.item));
     // The same key twice in one statement is not possible (ON CONFLICT touches a row once): the
@@ -152,10 +159,15 @@ export class Publisher {
         sent.push(index);
       }
     });
-    const rows = await messagePublish(this.deps.pool, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours);
+    const sentItems = sent.map((index) => rowItems[index]);
+    const publishAll = async (db: Queryable) => {
+      const rows = await messagePublish(db, sentItems, this.deps.idempotencyTtlHours);
+      return { rows, taken: await this.takenKeys(db, sentItems, rows) };
+    };
+    const { rows, taken } = firstOf.size > 0 ? await withTransaction(this.deps.pool, publishAll) : await publishAll(this.deps.pool);
+    // Committed: from here on every request is answered from what is in memory.
     this.committed(rows, (position) => requests[sent[position]].topic);
     const bySent = new Map(sent.map((index, position) => [index, rows[position]]));
-    const taken = await this.takenKeys(this.deps.pool, sent.map((index) => rowItems[index]), rows);
     return rowItems.map((row, index) => {
       const id = keyIdentity(row);
       const firstIndex = id === undefined ? index : (firstOf.get(id) as number);
@@ -176,8 +188,9 @@ export class Publisher {
   }
 
   /**
-   * The earlier publishes of the keys a statement found taken, read after it (the statement waited
-   * for any publish of the same key still in flight, so that one is committed now).
+   * The earlier publishes of the keys a statement found taken, read after it in its transaction
+   * (the statement waited for any publish of the same key still in flight, so that one is committed
+   * now, and a new statement's snapshot sees it).
    */
   private async takenKeys(db: Queryable, sent: PublishRowItem[], rows: PublishedRow[]): Promise<Map<string, IdempotencyRow>> {
     const wanted = sent.filter((row, position) => row.idempotency && rows[position].topic_exists && !rows[position].stored);

@@ -1,5 +1,5 @@
-import { BrokerError, ConflictError, ForbiddenError, NotFoundError, type ErrorCode } from '../errors.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { BrokerError, ConflictError, UnavailableError, type ErrorCode } from '../errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 import type { Pool } from '../db/pool.js';
 import type { Holder } from '../db/queries/messageRow.js';
 import {
@@ -14,6 +14,7 @@ import {
 import { transitionsOf, type Changes } from '../realtime/changes.js';
 import { GroupCommit, type BatchResult } from './groupCommit.js';
 import { afterAdvance } from './ordering.js';
+import { messageNotFound } from './messageById.js';
 
 export type { Holder };
 
@@ -48,10 +49,8 @@ interface NackRequest {
  * Looked up only after the guarded statement left it out, so the success path stays one statement.
  */
 function explain(id: string, state: MessageState | undefined, holder: Holder): BrokerError | 'already-acked' {
-  if (!state) return new NotFoundError('message_not_found', `No message found with the id ${id}`);
-  if (holder.queues && !holder.queues.includes(state.queue_name)) {
-    return new ForbiddenError('scope_required', `Settling this message needs the scope consume:${state.queue_name}`, `consume:${state.queue_name}`);
-  }
+  // A queue the holder may not consume hides its messages: the same answer as no message at all.
+  if (!state || (holder.queues && !holder.queues.includes(state.queue_name))) return messageNotFound(id);
   if (state.status === 'ACKED' && state.holder === holder.holder) return 'already-acked';
   if (state.status !== 'UNACKED') return new ConflictError('message_not_unacked', `Message ${id} is ${state.status}, not UNACKED`);
   return new ConflictError('lease_lost', `Message ${id} is held by another consumer, or its lease was lost`);
@@ -116,7 +115,7 @@ export class Settler {
       ackedBy.get(row.ref)?.set(row.id, row);
     }
     const missed = items.filter((item) => !ackedBy.get(item.ref)?.has(item.id)).map((item) => item.id);
-    const states = missed.length > 0 ? new Map((await messageFindState(this.deps.pool, missed)).map((s) => [s.id, s])) : new Map();
+    const states = await this.statesAfterCommit(missed);
     return requests.map((request, ref) => {
       const result: AckManyResult = { acked: [], failed: [] };
       for (const id of request.ids) {
@@ -125,8 +124,8 @@ export class Settler {
           result.acked.push({ id, queue_name: row.queue_name, published_at: row.published_at, repeated: false });
           continue;
         }
-        const state = states.get(id) as MessageState | undefined;
-        const reason = explain(id, state, request.holder);
+        const state = states instanceof Error ? undefined : states.get(id);
+        const reason = states instanceof Error ? states : explain(id, state, request.holder);
         if (reason === 'already-acked') result.acked.push({ id, queue_name: state?.queue_name as string, published_at: new Date(), repeated: true });
         else result.failed.push({ message_id: id, status: reason.status, code: reason.code, message: reason.message });
       }
@@ -143,13 +142,28 @@ export class Settler {
     await afterAdvance(this.deps.pool, this.deps.changes, advanced);
     const byRef = new Map(rows.map((row) => [row.ref, row]));
     const missed = requests.filter((_, ref) => !byRef.has(ref)).map((request) => request.id);
-    const states = missed.length > 0 ? new Map((await messageFindState(this.deps.pool, missed)).map((s) => [s.id, s])) : new Map();
+    const states = await this.statesAfterCommit(missed);
     return requests.map((request, ref) => {
       const row = byRef.get(ref);
       if (row) return row;
-      const reason = explain(request.id, states.get(request.id), request.holder);
+      const reason = states instanceof Error ? states : explain(request.id, states.get(request.id), request.holder);
       return reason === 'already-acked' ? new ConflictError('message_not_unacked', `Message ${request.id} is ACKED, not UNACKED`) : reason;
     });
+  }
+
+  /**
+   * Where the messages a committed statement left out are now, to say why. Read after the commit,
+   * so a failure here must not fail the batch (groupCommit.ts): it becomes the answer of the
+   * requests left out alone (503: they were not settled; trying again is safe), while those the
+   * statement settled keep their answers.
+   */
+  private async statesAfterCommit(ids: string[]): Promise<Map<string, MessageState> | UnavailableError> {
+    if (ids.length === 0) return new Map();
+    try {
+      return new Map((await messageFindState(this.deps.pool, ids)).map((state) => [state.id, state]));
+    } catch {
+      return new UnavailableError('The message was not settled, and why could not be read; try again', DATABASE_RETRY_AFTER_SECONDS);
+    }
   }
 }
 

@@ -18,6 +18,8 @@ const TOO_MANY_CONNECTIONS = '53300';
 const CANNOT_CONNECT_NOW = '57P03';
 /** A lock was not granted within lock_timeout (set in every transaction: db/pool.ts). */
 const LOCK_NOT_AVAILABLE = '55P03';
+/** A statement ran past statement_timeout (every pooled connection has one: db/pool.ts), or was cancelled. */
+const QUERY_CANCELED = '57014';
 
 const pgCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
@@ -36,13 +38,14 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIME
 /**
  * True when the database could not be reached or went away: connection failures, the server
  * shutting down (57P*), connection exceptions (08*), too many connections (53300), a lock not
- * granted within lock_timeout (55P03: busy, so try again), or the pool giving up waiting for a
+ * granted within lock_timeout (55P03: busy, so try again), a statement past its statement_timeout
+ * (57014: likewise), or the pool giving up waiting for a
  * connection (pool.ts raises an UnavailableError then).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ConnectionWaitExpiredError) return true;
   const code = pgCode(error);
-  if (code && (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === TOO_MANY_CONNECTIONS || code === LOCK_NOT_AVAILABLE)) {
+  if (code && (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === TOO_MANY_CONNECTIONS || code === LOCK_NOT_AVAILABLE || code === QUERY_CANCELED)) {
     return true;
   }
   const message = error instanceof Error ? error.message : '';

@@ -121,11 +121,22 @@ function guard(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
+/** Longest a statement runs by default (MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+export interface PoolSettings {
+  /** Every statement on the pool's connections is cancelled after this long (57014, answered 503). */
+  statementTimeoutMs?: number;
+  /** How the pool's sessions show in pg_stat_activity. */
+  applicationName?: string;
+}
+
 export function createPool(
   connectionString: string,
   max: number,
   waitMs = DEFAULT_CONNECTION_WAIT_MS,
   lockTimeoutMs = DEFAULT_LOCK_TIMEOUT_MS,
+  settings: PoolSettings = {},
 ): pg.Pool {
   const pool = new WaitingPool(
     {
@@ -134,7 +145,11 @@ export function createPool(
       // A queued request waits this long for one of the pool's connections to come back.
       connectionTimeoutMillis: waitMs,
       idleTimeoutMillis: 30_000,
-      application_name: 'miniqueue',
+      application_name: settings.applicationName ?? 'miniqueue',
+      // Set once per connection, in the startup packet (no round trip per statement): no statement
+      // can hold a connection for longer, whatever it reads (a day of rates held every connection
+      // for 7 s before the dashboard had its own pool and per-minute totals).
+      statement_timeout: Math.round(settings.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS),
       // No JIT: the broker's statements are short, and the planner's estimates for rows that come
       // from JSON parameters are far too high, which pushes them over jit_above_cost. Compiling
       // then took 35 ms of a 1 ms claim on PostgreSQL 15 (EXPLAIN ANALYZE, "JIT: Total 35.7 ms").

@@ -18,6 +18,8 @@ import type { PushTargets } from '../push/targets.js';
 export interface AppContext {
   config: Config;
   pool: Pool;
+  /** The dashboard's reads and the gauges: a few connections of their own (db/dashboardPool.ts). */
+  dashboardPool: Pool;
   waiters: QueueWaiters;
   /** The credentials of the long polls waiting here, watched for changes. */
   longPollCredentials: LongPollCredentials;

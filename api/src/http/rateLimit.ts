@@ -38,14 +38,21 @@ export class RateLimits {
     return this.addresses?.take(address) ?? 0;
   }
 
-  /** Whether this address may try a handshake: it has failed handshakes left. Takes nothing. */
-  handshakeFailuresWait(address: string): number {
-    return this.failedHandshakes?.wait(address) ?? 0;
+  /**
+   * Before a handshake's credential is looked up: takes one of the address's failed handshakes,
+   * as if this one would fail, so that handshakes in flight at once cannot all reach the database
+   * (checking first and charging after the lookup let 60 concurrent ones through a budget of 5).
+   * Answers the seconds to wait, 0 to go ahead; a handshake that did not fail on its credential
+   * gives its token back with `handshakeNotFailed`. The cost: at most `burst` handshakes from one
+   * address may be looked up at the same moment, good ones included.
+   */
+  reserveFailedHandshake(address: string): number {
+    return this.failedHandshakes?.take(address) ?? 0;
   }
 
-  /** A handshake from this address was refused for its credential. */
-  noteFailedHandshake(address: string): void {
-    this.failedHandshakes?.take(address);
+  /** The handshake that reserved a failure passed its credential check (or failed for another reason). */
+  handshakeNotFailed(address: string): void {
+    this.failedHandshakes?.giveBack(address);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Lifecycle } from './lifecycle.js';
-import type { Service } from './service.js';
+import type { Service, ServiceHealth } from './service.js';
 import { ServiceGroup } from './serviceGroup.js';
 
 /**
@@ -45,7 +45,8 @@ export abstract class ComposedService implements Service {
     });
   }
 
-  health() {
-    return this.life.health();
+  /** Its own, with its parts': a part without its connection is a problem of the whole. */
+  health(): ServiceHealth {
+    return { ...this.life.health(), parts: this.group.health() };
   }
 }

@@ -6,6 +6,8 @@ export interface ServiceHealth {
   state: ServiceState;
   /** Running but not doing its work right now (no connection, its last pass failed). */
   problem?: string;
+  /** A service made of others (ComposedService): theirs, in the order they started. */
+  parts?: ServiceHealth[];
 }
 
 /**

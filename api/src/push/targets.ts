@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { PushConfig } from '../config.js';
+import { embeddedIPv4 } from './embeddedIPv4.js';
 
 /** Resolves a host name to every address it has (node's dns.lookup, as the HTTP client would). */
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -16,7 +17,7 @@ const NOT_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
   ['169.254.0.0', 16, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.0.0.0', 24, 'ipv4'], ['192.0.2.0', 24, 'ipv4'],
   ['192.168.0.0', 16, 'ipv4'], ['198.18.0.0', 15, 'ipv4'], ['198.51.100.0', 24, 'ipv4'], ['203.0.113.0', 24, 'ipv4'],
   ['224.0.0.0', 4, 'ipv4'], ['240.0.0.0', 4, 'ipv4'],
-  ['::', 128, 'ipv6'], ['::1', 128, 'ipv6'], ['64:ff9b::', 96, 'ipv6'], ['100::', 64, 'ipv6'],
+  ['::', 128, 'ipv6'], ['::1', 128, 'ipv6'], ['64:ff9b::', 96, 'ipv6'], ['64:ff9b:1::', 48, 'ipv6'], ['100::', 64, 'ipv6'],
   ['2001:db8::', 32, 'ipv6'], ['fc00::', 7, 'ipv6'], ['fe80::', 10, 'ipv6'], ['ff00::', 8, 'ipv6'],
 ];
 const LOOPBACK: [string, number, 'ipv4' | 'ipv6'][] = [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']];
@@ -84,18 +85,24 @@ export class PushTargets {
       throw new TargetRefused(`host ${host} does not resolve`);
     }
     if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`);
-    // An IPv4 address inside IPv6 (::ffff:10.0.0.1) is judged by BlockList as the IPv4 address it is.
     for (const { address } of addresses) this.checkAddress(url, address);
     return { url, address: addresses[0].address, family: addresses[0].family };
   }
 
   private checkAddress(url: URL, address: string): void {
     const family = familyOf(address);
-    const isPublic = !this.notPublic.check(address, family);
-    const allowed = this.allowed.check(address, family) || (isPublic && this.config.publicTargets);
-    if (!allowed) {
-      throw new TargetRefused(isPublic ? `${address} is not in MINIQUEUE_PUSH_ALLOWED_NETWORKS` : `${address} is a private, loopback or reserved address`);
-    }
+    const notPublic = this.notPublicReason(address, family);
+    // An allowed network allows its own addresses (BlockList reads ::ffff:a.b.c.d as a.b.c.d), not
+    // the IPv4 address inside a 6to4, Teredo, NAT64 or IPv4-compatible one.
+    const allowed = this.allowed.check(address, family) || (!notPublic && this.config.publicTargets);
+    if (!allowed) throw new TargetRefused(notPublic ?? `${address} is not in MINIQUEUE_PUSH_ALLOWED_NETWORKS`);
     if (url.protocol === 'http:' && !this.loopback.check(address, family)) throw new TargetRefused('must be https unless it is on a loopback address');
+  }
+
+  /** Why the address is not on the public internet (itself, or an IPv4 address it carries), or null. */
+  private notPublicReason(address: string, family: 'ipv4' | 'ipv6'): string | null {
+    const hidden = family === 'ipv6' ? embeddedIPv4(address).find((ipv4) => this.notPublic.check(ipv4, 'ipv4')) : undefined;
+    if (hidden) return `${address} embeds ${hidden}, which is a private, loopback or reserved address`;
+    return this.notPublic.check(address, family) ? `${address} is a private, loopback or reserved address` : null;
   }
 }

@@ -103,16 +103,20 @@ export class Admission {
 
   /**
    * Who is it. An address whose handshakes keep failing on their credential is refused before the
-   * credential is even looked up, so random keys or tickets cost no database work.
+   * credential is even looked up, so random keys or tickets cost no database work. The failure is
+   * reserved before the lookup and given back unless the credential was refused (401), so that
+   * concurrent handshakes are counted while they are in flight, not after.
    */
   private async authenticate(request: IncomingMessage, params: URLSearchParams): Promise<Principal> {
     const address = request.socket.remoteAddress ?? '';
-    const blocked = this.context.rateLimits.handshakeFailuresWait(address);
+    const blocked = this.context.rateLimits.reserveFailedHandshake(address);
     if (blocked > 0) throw tooManyRequests('Too many failed WebSocket handshakes from this address', blocked);
     try {
-      return await principalOfHandshake(request, params, this.context);
+      const principal = await principalOfHandshake(request, params, this.context);
+      this.context.rateLimits.handshakeNotFailed(address);
+      return principal;
     } catch (error) {
-      if (error instanceof Refusal && error.status === 401) this.context.rateLimits.noteFailedHandshake(address);
+      if (!(error instanceof Refusal && error.status === 401)) this.context.rateLimits.handshakeNotFailed(address);
       throw error;
     }
   }

@@ -1,21 +1,25 @@
 import { WebSocket } from 'ws';
 import type { Delivery } from './dispatcher.js';
+import { ReadingProbe } from './readingProbe.js';
 
-/** A consumer that stopped reading gets no more notifications until it catches up. */
+/** A consumer whose notifications pile up here gets no more until it catches up. */
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
 /**
  * The /ws/consume sockets held by this instance. The dispatcher chooses the socket; this only
- * sends. When the chosen socket closed in the meantime, or is not reading, another socket of the
- * same queue here takes the notification, so it is not lost to a race with a disconnect.
+ * sends. When the chosen socket closed in the meantime, or is not reading (its notifications pile
+ * up here, or it left a ping unanswered: readingProbe.ts), another socket of the same queue here
+ * takes the notification, so it is not lost to a race with a disconnect or to a stalled consumer.
  */
 export class ConsumerSockets {
+  private readonly probe = new ReadingProbe();
   private readonly byId = new Map<string, { queue: string; socket: WebSocket }>();
   private readonly byQueue = new Map<string, string[]>();
   private readonly fallbackTurn = new Map<string, number>();
 
   add(id: string, queue: string, socket: WebSocket): void {
     this.byId.set(id, { queue, socket });
+    this.probe.watch(socket);
     const ids = this.byQueue.get(queue) ?? [];
     ids.push(id);
     this.byQueue.set(queue, ids);
@@ -44,6 +48,7 @@ export class ConsumerSockets {
       const target = this.ready(this.byId.get(socketId)?.socket) ?? this.standIn(queue);
       if (!target) continue;
       target.send(JSON.stringify({ queue, message_id: messageId }));
+      this.probe.sent(target);
       sent += 1;
     }
     return sent;
@@ -55,7 +60,8 @@ export class ConsumerSockets {
   }
 
   private ready(socket: WebSocket | undefined): WebSocket | undefined {
-    return socket && socket.readyState === WebSocket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES ? socket : undefined;
+    const open = socket?.readyState === WebSocket.OPEN;
+    return open && socket.bufferedAmount < MAX_BUFFERED_BYTES && this.probe.reading(socket) ? socket : undefined;
   }
 
   private standIn(queue: string): WebSocket | undefined {

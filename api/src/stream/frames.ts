@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { ObjectSchema } from 'joi';
 import { ValidationError } from '../errors.js';
 import { problemsOfValue, validationErrorOf } from '../http/validationFailures.js';
+import { quickFrame } from './quickFrames.js';
 import { bodyBoolean, bodyInteger, delaySeconds, headers, idempotencyKey, messageId, name, orderingKey, storableText } from '../http/schemas.js';
 
 /**
@@ -80,7 +81,7 @@ const sub = Joi.string().pattern(/^[A-Za-z0-9._:-]{1,100}$/).messages({ 'string.
 const frame = (type: FrameType, fields: Record<string, Joi.Schema>): ObjectSchema =>
   Joi.object({ type: Joi.string().valid(type).required(), ...fields });
 
-const SCHEMAS: Record<FrameType, ObjectSchema> = {
+export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
   publish: frame('publish', {
     seq: counter().min(1).required(),
     topic: name.required(),
@@ -104,7 +105,7 @@ const SCHEMAS: Record<FrameType, ObjectSchema> = {
   extend: frame('extend', { id: messageId.required(), seconds: bodyInteger().min(1).max(43_200).required(), ref: counter() }),
 };
 
-export const FRAME_TYPES = Object.keys(SCHEMAS) as FrameType[];
+export const FRAME_TYPES = Object.keys(FRAME_SCHEMAS) as FrameType[];
 
 export type Parsed = { frame: ClientFrame } | { error: ValidationError; handle: FrameHandle };
 
@@ -126,11 +127,14 @@ function handleOf(value: Record<string, unknown>): FrameHandle {
 export function parseFrame(value: unknown): Parsed {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return refused('A frame must be a JSON object', 'frame', 'must be an object');
   const record = value as Record<string, unknown>;
-  const schema = typeof record.type === 'string' ? SCHEMAS[record.type as FrameType] : undefined;
-  if (!schema || !Object.hasOwn(SCHEMAS, record.type as string)) {
+  const quick = quickFrame(record);
+  if (quick) return { frame: quick };
+  const schema = typeof record.type === 'string' ? FRAME_SCHEMAS[record.type as FrameType] : undefined;
+  if (!schema || !Object.hasOwn(FRAME_SCHEMAS, record.type as string)) {
     return refused(`Unknown frame type; expected one of ${FRAME_TYPES.join(', ')}`, 'type', `must be one of ${FRAME_TYPES.join(', ')}`, handleOf(record));
   }
-  const { value: checked, error } = schema.validate(value, { abortEarly: true });
+  // joi stops at the first problem by default (abortEarly); passing it again would cost a merge of preferences per frame.
+  const { value: checked, error } = schema.validate(value);
   if (error) return { error: validationErrorOf(problemsOfValue(schema, value, error.details)), handle: handleOf(record) };
   return { frame: checked as ClientFrame };
 }

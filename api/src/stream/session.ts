@@ -37,6 +37,8 @@ export class StreamSession {
   private readonly outbox = new Outbox(() => this.flowChanged());
   private readonly publishes: StreamPublishes;
   private readonly subscriptions = new Map<string, Subscription>();
+  /** Unsubscribed, still holding messages the client may settle: released with the stream. */
+  private readonly retired = new Set<Subscription>();
   private violations: number[] = [];
   /** Messages that arrived while the credential's rate limit had no token: read in order once it has. */
   private backlog: Buffer[] = [];
@@ -88,8 +90,9 @@ export class StreamSession {
 
   /** Ends every subscription; answers what they held, for the caller to release. */
   async end(): Promise<HeldMessage[]> {
-    const subscriptions = [...this.subscriptions.values()];
+    const subscriptions = [...this.subscriptions.values(), ...this.retired];
     this.subscriptions.clear();
+    this.retired.clear();
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     return subscriptions.flatMap((subscription) => subscription.holding());
   }
@@ -165,6 +168,7 @@ export class StreamSession {
         const subscription = this.subscriptions.get(frame.sub);
         if (!subscription) return this.answerError(new NotFoundError('route_not_found', `No subscription ${frame.sub} on this stream`), { sub: frame.sub });
         this.subscriptions.delete(frame.sub);
+        this.retired.add(subscription);
         void subscription.stop().then(() => this.outbox.send({ type: 'unsubscribed', sub: frame.sub }));
         return;
       }
@@ -268,6 +272,11 @@ export class StreamSession {
 
   private forget(id: string): void {
     for (const subscription of this.subscriptions.values()) if (subscription.settled(id)) return;
+    for (const subscription of this.retired) {
+      if (!subscription.settled(id)) continue;
+      if (subscription.holding().length === 0) this.retired.delete(subscription);
+      return;
+    }
   }
 
   private ack(frame: AckFrame): void {
@@ -302,7 +311,7 @@ export class StreamSession {
   private extend(frame: ExtendFrame): void {
     this.settling({ ref: frame.ref }, async (holder) => {
       const extended = await this.deps.settler.extend(frame.id, holder, frame.seconds);
-      for (const subscription of this.subscriptions.values()) subscription.extended(frame.id, extended.lease_expires_at);
+      for (const subscription of [...this.subscriptions.values(), ...this.retired]) subscription.extended(frame.id, extended.lease_expires_at);
       if (frame.ref !== undefined) {
         this.outbox.send({ type: 'extended', ref: frame.ref, message_id: extended.id, lease_expires_at: extended.lease_expires_at.toISOString() });
       }

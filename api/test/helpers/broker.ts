@@ -6,6 +6,7 @@ import { inspect } from 'node:util';
 import { createLogger } from '../../src/logging.js';
 import { NotificationBus } from '../../src/realtime/bus.js';
 import { createServer, type Broker } from '../../src/server.js';
+import { reportServiceHealth } from '../../src/http/routes/ops.js';
 import { serviceOf } from '../../src/lifecycle/lifecycle.js';
 import { ServiceGroup } from '../../src/lifecycle/serviceGroup.js';
 import { createTestDatabase } from './database.js';
@@ -51,7 +52,9 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   });
   // Started and stopped in the order the runtime uses (src/runtime.ts).
   const services = new ServiceGroup();
-  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs);
+  const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   await ensureAdmin(pool, adminKey);
   const bus = await services.start(new NotificationBus(databaseUrl));
@@ -69,6 +72,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     });
     broker.server.events.on('log', (event) => void logs.push(inspect(event, { depth: 6 })));
   }
+  reportServiceHealth(broker.server, () => services.health());
   await services.startAll([...broker.services, broker.http]);
   const http = httpClient(broker.server);
   return {

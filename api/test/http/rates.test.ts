@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
 import { ratePrune } from '../../src/jobs/ratePrune.js';
-import { SAMPLE_EVERY_BUCKET_BELOW } from '../../src/db/queries/rates.js';
+import { ratesSeries, type RateSource } from '../../src/db/queries/rates.js';
+import { resolutionFor, sourceFor } from '../../src/stats/rateSeries.js';
 import { BUCKET_MS, RateCounter, bucketOf } from '../../src/stats/rateCounter.js';
 import { RateRecorder } from '../../src/stats/rateRecorder.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
@@ -67,6 +68,21 @@ describe('message rates', () => {
     expect(sum((await series('?queue=shipping')).buckets, 'enqueued')).toBe(before + 2);
   });
 
+  it('keeps per-minute totals that agree with the buckets, depth included', async () => {
+    await publishOne(mq, 'orders', 'c');
+    await flush();
+    const read = (queue: string | null, source: RateSource) =>
+      ratesSeries(mq.pool, { queue, fromMs: Date.now() - 3_600_000, resolutionSeconds: 60, source });
+    for (const queue of [null, 'billing', 'shipping', 'idle']) {
+      const [buckets, minutes] = [await read(queue, 'buckets'), await read(queue, 'minutes')];
+      expect(minutes).toEqual(buckets);
+      expect(minutes.some((row) => row.depth !== null && row.depth > 0)).toBe(queue === null || queue === 'billing' || queue === 'shipping');
+    }
+    // A day is read from the minutes, in whole minutes.
+    expect(sourceFor(resolutionFor(86_400, 5))).toBe('minutes');
+    expect(sourceFor(resolutionFor(3_600, 5))).toBe('buckets');
+  });
+
   it('samples the depth of every queue once per bucket, the first writer only', async () => {
     // A recorder whose clock says half an hour ago, so the broker's own writes never touch its bucket.
     const at = bucketOf(Date.now()) - 30 * 60_000;
@@ -86,23 +102,6 @@ describe('message rates', () => {
       (await series(`?queue=${queue}`)).buckets.find((b) => Date.parse(b.at as string) === at);
     expect((await bucketOfSeries('shipping'))?.depth).toBe(pending + 1000);
     expect((await bucketOfSeries('idle'))?.depth).toBe(0);
-  });
-
-  it('with many pending, samples the depth once a minute only', async () => {
-    const minute = Math.floor(Date.now() / 60_000) * 60_000 - 20 * 60_000;
-    const sampled = async (bucket: number) => {
-      const recorder = new RateRecorder(mq.pool, new RateCounter(), () => undefined, () => bucket + BUCKET_MS + 50);
-      await recorder.runOnce();
-      return (await mq.pool.query('SELECT 1 FROM rate_sample WHERE bucket = $1', [new Date(bucket)])).rowCount === 1;
-    };
-    // The latest sample says 100,000 pending in all.
-    const latest = new Date(Date.now() + 3_600_000);
-    await mq.pool.query('INSERT INTO rate_sample (bucket) VALUES ($1)', [latest]);
-    await mq.pool.query(`INSERT INTO queue_rate (queue_name, bucket, depth) VALUES ('idle', $1, $2)`, [latest, SAMPLE_EVERY_BUCKET_BELOW]);
-    expect(await sampled(minute - BUCKET_MS * 2)).toBe(false);
-    expect(await sampled(minute - BUCKET_MS)).toBe(true);
-    await mq.pool.query(`DELETE FROM rate_sample WHERE bucket > now()`);
-    await mq.pool.query(`DELETE FROM queue_rate WHERE bucket > now()`);
   });
 
   it('raises the resolution when the window would need too many buckets', async () => {
@@ -127,8 +126,8 @@ describe('message rates', () => {
     await flush();
     const stats = (await mq.get('/api/v1/dashboard/queues', mq.adminKey)).body;
     const billing = stats.find((row: { queue: string }) => row.queue === 'billing');
-    // 3 orders, then 2 more (the test before).
-    expect(billing.enqueued_per_second).toBeCloseTo(5 / 60);
+    // 3 orders, then 2 more and 1 more (the tests before).
+    expect(billing.enqueued_per_second).toBeCloseTo(6 / 60);
     expect(billing.delivered_per_second).toBeCloseTo(2 / 60);
     expect(billing.pollers).toBe(1);
     expect(billing.websocket_consumers).toBe(0);

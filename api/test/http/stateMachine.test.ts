@@ -105,7 +105,7 @@ describe('every (status × event) pair', () => {
     }
   });
 
-  it('refusals carry the contract status: 409 wrong state, 404 unknown, 403 other queue', async () => {
+  it('refusals carry the contract status: 409 wrong state, 404 unknown or of another queue', async () => {
     const pending = await messageIn('PENDING');
     const refused = await mq.post(`/api/v1/messages/${pending}/ack`, undefined, consumer);
     expect(refused.status).toBe(409);
@@ -115,8 +115,8 @@ describe('every (status × event) pair', () => {
     expect(unknown.status).toBe(404);
     const outsider = await mq.clientKey('sm-outsider', ['consume:other-queue']);
     const held = await messageIn('UNACKED');
-    expect((await mq.post(`/api/v1/messages/${held}/ack`, undefined, outsider)).status).toBe(403);
-    expect((await mq.post(`/api/v1/messages/${held}/nack`, {}, outsider)).status).toBe(403);
+    expect((await mq.post(`/api/v1/messages/${held}/ack`, undefined, outsider)).status).toBe(404);
+    expect((await mq.post(`/api/v1/messages/${held}/nack`, {}, outsider)).status).toBe(404);
     await park(held);
   });
 

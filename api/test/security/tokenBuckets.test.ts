@@ -13,6 +13,17 @@ describe('TokenBuckets', () => {
     expect(buckets.take('other')).toBe(0);
   });
 
+  it('takes back a token given back, but never holds more than the burst', () => {
+    const buckets = new TokenBuckets(0.01, 2, () => 0);
+    expect([buckets.take('k'), buckets.take('k'), buckets.take('k')]).toEqual([0, 0, 100]);
+    buckets.giveBack('k');
+    expect(buckets.take('k')).toBe(0);
+    buckets.giveBack('k');
+    buckets.giveBack('k');
+    buckets.giveBack('k');
+    expect([buckets.take('k'), buckets.take('k'), buckets.take('k')]).toEqual([0, 0, 100]);
+  });
+
   it('rounds the wait up to whole seconds for slow rates', () => {
     let now = 0;
     const buckets = new TokenBuckets(0.1, 1, () => now);

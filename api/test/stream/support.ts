@@ -19,16 +19,19 @@ export interface StreamOptions {
   key: string;
   query?: string;
   protocols?: string[];
+  /** Told of every WebSocket message as it arrives (parsed: a frame, or an array of frames). */
+  onMessage?: (data: unknown) => void;
 }
 
-const streamUrl = (mq: TestBroker, query = '') => `${mq.url.replace(/^http/, 'ws')}/ws/v1/stream${query ? `?${query}` : ''}`;
+const streamUrl = (mq: Pick<TestBroker, 'url'>, query = '') => `${mq.url.replace(/^http/, 'ws')}/ws/v1/stream${query ? `?${query}` : ''}`;
 
-export function openStream(mq: TestBroker, options: StreamOptions): Promise<TestStream> {
+export function openStream(mq: Pick<TestBroker, 'url'>, options: StreamOptions): Promise<TestStream> {
   const ws = new WebSocket(streamUrl(mq, options.query), options.protocols ?? ['miniqueue.v1'], { headers: { authorization: `Bearer ${options.key}` } });
   const frames: any[] = [];
   const waiters = new Set<() => void>();
   ws.on('message', (data) => {
     const parsed = JSON.parse(String(data));
+    options.onMessage?.(parsed);
     frames.push(...(Array.isArray(parsed) ? parsed : [parsed]));
     for (const wake of [...waiters]) wake();
   });

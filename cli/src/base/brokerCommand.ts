@@ -66,6 +66,18 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
     return undefined;
   }
 
+  /** Commands with a `--transport` flag choose; the others make no call that the stream carries. */
+  protected transport(): 'stream' | 'http' {
+    const chosen = (this.flags as { transport?: string }).transport;
+    return chosen === 'http' ? 'http' : 'stream';
+  }
+
+  /** The client's stream, if one was opened, is closed whatever happened, so the process can end. */
+  async finally(error: Error | undefined): Promise<unknown> {
+    this.client?.close();
+    return super.finally(error);
+  }
+
   protected get configFile(): string {
     return configPath(this.config.configDir);
   }
@@ -97,7 +109,7 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
       );
     }
     const { MiniQueue } = await loadSdk();
-    this.client = new MiniQueue({ url: connection.url, apiKey: connection.apiKey, instanceId: this.instanceId() });
+    this.client = new MiniQueue({ url: connection.url, apiKey: connection.apiKey, instanceId: this.instanceId(), transport: this.transport() });
     return this.client;
   }
 

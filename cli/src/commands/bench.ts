@@ -4,13 +4,14 @@ import { loadSdk } from '../lib/sdk.js';
 import { yellow } from '../lib/style.js';
 import type { BenchReport } from '../lib/bench/report.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
+import { transportFlag } from '../lib/transportFlag.js';
 
 export default class Bench extends BrokerCommand<typeof Bench> {
   static summary = 'Load-test a broker: producers and consumers on a topic of its own, then msg/s and publish-to-ack latency.';
 
   static description = `In the manner of RabbitMQ's PerfTest. It creates a topic named bench-<random> with --queues queues bound to it (fan-out) and one client to publish and one to consume, runs --producers publish loops and --consumers claim-and-ack loops for --duration seconds, prints a progress line every second on stderr (sent/s, acked/s, backlog, errors), then the rates, the publish-to-ack latency percentiles and the errors. Everything it created is deleted at the end, also on Ctrl-C.
 
-First, for --warmup seconds (default 3), the same load runs uncounted and the queues are emptied after it: a fresh process, and a broker meeting new keys and queues, run their first thousands of requests at a fraction of their speed. Each producer and each consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request; more uses the batch route. Publishes carry no idempotency key: each request is sent once, so there is nothing for one to protect (as \`npm run bench\` publishes). --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
+First, for --warmup seconds (default 3), the same load runs uncounted and the queues are emptied after it: a fresh process, and a broker meeting new keys and queues, run their first thousands of requests at a fraction of their speed. Each producer and each consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request, over the client's stream unless --transport http (one publish frame in flight per producer); more uses the batch route. Publishes carry no idempotency key: each request is sent once, so there is nothing for one to protect (as \`npm run bench\` publishes). --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
 
 A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its rate: the bench uses one key to publish and one to consume, so 429 errors mean that limit, not the broker's capacity. Needs an admin key.`;
 
@@ -35,6 +36,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
       max: 600,
       default: 3,
     }),
+    transport: transportFlag,
     prefill: Flags.integer({ summary: 'Messages published before the clock starts, for consumers to drain.', min: 0, max: 10_000_000, default: 0 }),
   };
 
@@ -65,6 +67,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
           prefill: flags.prefill,
           warmup_seconds: flags.warmup,
         },
+        transport: flags.transport === 'http' ? 'http' : 'stream',
         interrupt: interrupt.signal,
         progress: (line) => process.stderr.write(`${line}\n`),
         warn: (line) => process.stderr.write(`${yellow(line)}\n`),

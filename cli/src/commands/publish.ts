@@ -9,6 +9,7 @@ import { progressBar } from '../lib/progress.js';
 import { interactive, readStdin } from '../lib/prompt.js';
 import { yellow } from '../lib/style.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
+import { transportFlag } from '../lib/transportFlag.js';
 
 /** The broker's limit for one batch. */
 const BATCH_SIZE = 500;
@@ -31,7 +32,7 @@ interface Common {
 export default class Publish extends BrokerCommand<typeof Publish> {
   static summary = 'Publish a message to a topic, or a JSON-lines file of messages.';
 
-  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in batches of ${BATCH_SIZE} (each batch all or nothing) with a progress bar. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order).`;
+  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in groups of ${BATCH_SIZE} with a progress bar: over the stream (the default), each line is its own pipelined publish, confirmed one by one; with --transport http, each group is one batch request, all or nothing. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order).`;
 
   static examples = [
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":42}'`,
@@ -53,6 +54,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     delay: Flags.integer({ summary: 'Seconds before the message can be consumed (0-900).', min: 0, max: 900 }),
     'ordering-key': Flags.string({ summary: 'Deliver messages of this key one at a time, in publish order, in each queue.' }),
     progress: Flags.boolean({ summary: 'Show a progress bar for --file. Default: when stderr is a terminal.', allowNo: true }),
+    transport: transportFlag,
   };
 
   async run(): Promise<PublishResult | FilePublishResult> {
@@ -109,12 +111,20 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       ...common,
       idempotencyKey: key === undefined ? undefined : `${key}:${line.number}`,
     }));
-    const { results } = await broker.publishBatch(topic, messages);
+    const results = this.flags.transport === 'http' ? (await broker.publishBatch(topic, messages)).results : await this.publishEach(broker, topic, messages);
     for (const result of results) {
       if (result.duplicate) outcome.duplicates += 1;
       else outcome.published += 1;
       for (const queue of result.queues) if (!outcome.queues.includes(queue)) outcome.queues.push(queue);
     }
+  }
+
+  /** One pipelined publish per line; the first refusal ends the file, after the others of its group settled. */
+  private async publishEach(broker: MiniQueue, topic: string, messages: BatchMessage[]): Promise<PublishResult[]> {
+    const settled = await Promise.allSettled(messages.map(({ payload, ...options }) => broker.publish(topic, payload, options)));
+    const refused = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (refused) throw refused.reason;
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<PublishResult>).value);
   }
 
   private warnNoQueues(topic: string): void {

@@ -118,6 +118,8 @@ const CONFLICTS: Record<string, string> = {
     'Only a claimed (UNACKED) message can be acked, nacked or extended; `miniqueue messages:list QUEUE` shows its status.',
   lease_lost:
     'Only the consumer holding a message (same key, same --instance) can ack, nack or extend it, until it is redelivered; `miniqueue messages:list QUEUE` shows its status.',
+  last_admin:
+    'Some client must keep the admin scope: give another client admin first (`miniqueue clients:update NAME --scope admin`, or `miniqueue clients:create`), then change or revoke this one.',
 };
 
 function conflictHint(error: BrokerError): string {

@@ -69,9 +69,9 @@ describe('Dockerfile', () => {
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
   });
 
-  it('ships what the broker reads at run time: compiled JavaScript, migrations, the contract, the dashboard', () => {
+  it('ships what the broker reads at run time: compiled JavaScript, migrations, the contracts, the dashboard', () => {
     const copies = all(runtime, 'COPY').join('\n');
-    for (const path of ['api/dist', 'api/migrations', 'openapi.yaml', 'api/package.json', 'dashboard/dist']) expect(copies).toContain(path);
+    for (const path of ['api/dist', 'api/migrations', 'openapi.yaml', 'asyncapi.yaml', 'api/package.json', 'dashboard/dist']) expect(copies).toContain(path);
     // TypeScript sources are compiled in the build stage, never run.
     expect(copies).not.toMatch(/api\/src/);
   });

@@ -48,14 +48,14 @@ describe('dbPoolSize', () => {
   it('fits every replica the autoscaler may start into the database', () => {
     for (const [maxReplicas, maxConnections] of [[6, 100], [10, 100], [3, 50], [20, 500]]) {
       const pool = dbPoolSize(maxReplicas, maxConnections);
-      // pool + LISTEN + coordinator + health check (or migrations) per broker, ten kept free
-      expect(maxReplicas * (pool + 3) + 10).toBeLessThanOrEqual(maxConnections);
+      // pool + dashboard pool (2) + LISTEN + coordinator + health check (or migrations) per broker, ten kept free
+      expect(maxReplicas * (pool + 2 + 3) + 10).toBeLessThanOrEqual(maxConnections);
       expect(pool).toBeGreaterThanOrEqual(2);
     }
   });
 
-  it('is 12 for the default six replicas on 100 connections, and never above 20', () => {
-    expect(dbPoolSize(6, 100)).toBe(12);
+  it('is 10 for the default six replicas on 100 connections, and never above 20', () => {
+    expect(dbPoolSize(6, 100)).toBe(10);
     expect(dbPoolSize(1, 100)).toBe(20);
   });
 

@@ -3,16 +3,19 @@ import type { Message } from '../generated/index.js';
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
 import { Emitter } from './emitter.js';
 import { LeaseKeeper } from './lease.js';
+import { allowListeners } from './listenerLimit.js';
 import { nackReason } from './nackReason.js';
 import { PushChannel } from './push.js';
 import { Slots } from './slots.js';
-import type { ConsumerBroker, ConsumerEvents, ConsumerOptions, ErrorContext, MessageHandler, Outcome } from './types.js';
+import { StreamFeed } from './streamFeed.js';
+import type { ConsumerBroker, ConsumerEvents, ConsumerOptions, ErrorContext, MessageHandler, Outcome, Settles } from './types.js';
 import { Wakeup } from './wakeup.js';
 
 const MAX_CLAIM_BACKOFF_MS = 30_000;
 const MAX_DEFAULT_NACK_DELAY_SECONDS = 300;
 const PUSH_CONNECT_GRACE_MS = 5000;
 const IDLE_POLL_MS = 1000;
+const MAX_PREFETCH = 1000;
 
 type Settings = Required<Omit<ConsumerOptions, 'heartbeat'>> & Pick<ConsumerOptions, 'heartbeat'>;
 
@@ -21,6 +24,7 @@ function settingsOf(options: ConsumerOptions): Settings {
   return {
     concurrency,
     batchSize: Math.min(100, Math.max(1, Math.floor(options.batchSize ?? concurrency))),
+    prefetch: Math.min(MAX_PREFETCH, Math.max(1, Math.floor(options.prefetch ?? 2 * concurrency))),
     waitSeconds: options.waitSeconds ?? 20,
     nackDelay: options.nackDelay ?? ((message) => Math.min(MAX_DEFAULT_NACK_DELAY_SECONDS, 2 ** message.retry_count)),
     deadLetter: options.deadLetter ?? ((error) => error instanceof DeadLetterError),
@@ -31,7 +35,9 @@ function settingsOf(options: ConsumerOptions): Settings {
 }
 
 /**
- * Claims messages of one queue and runs a handler for each, at most `concurrency` at once.
+ * Claims messages of one queue and runs a handler for each, at most `concurrency` at once: over
+ * the client's stream (a subscription with a prefetch window, settled by frame) unless the client
+ * uses HTTP or the stream cannot open, else by long polling over HTTP.
  * The handler's outcome is the acknowledgement: resolve → ack, throw → nack (retry with a delay,
  * or the dead-letter queue). Delivery is at-least-once, so handlers should be idempotent.
  */
@@ -47,6 +53,11 @@ export class Consumer extends Emitter<ConsumerEvents> {
   private stopRequested: Promise<void> = new Promise(() => undefined);
   private requestStop: () => void = () => undefined;
   private push: PushChannel | undefined;
+  /** Pushed over the stream, not yet handed to a handler. */
+  private readonly buffered: Message[] = [];
+  /** Ids buffered or being handled: a resumed stream sends again what it held, which may be here already. */
+  private readonly holding = new Set<string>();
+  private settles: Settles;
 
   constructor(
     private readonly broker: ConsumerBroker,
@@ -57,6 +68,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
     super();
     this.settings = settingsOf(options);
     this.slots = new Slots(this.settings.concurrency);
+    this.settles = broker;
   }
 
   get isRunning(): boolean {
@@ -74,8 +86,10 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.running = true;
     this.claimAbort = new AbortController();
     this.handlersAbort = new AbortController();
+    // One listener per running handler's lease: more than Node's default of 10 is expected here.
+    allowListeners(this.handlersAbort.signal, this.settings.concurrency);
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
-    if (this.settings.push) {
+    if (this.settings.push && !this.broker.stream) {
       this.push = new PushChannel({
         endpoint: this.broker.push,
         queue: this.queue,
@@ -102,14 +116,61 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.push = undefined;
     await this.loop;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const drained = Promise.allSettled([...this.inFlight]).then(() => true);
+    const drained = this.drained().then(() => true);
     const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.stopTimeoutMs)));
     const finished = await Promise.race([drained, timedOut]);
     clearTimeout(timer);
-    if (!finished) this.handlersAbort.abort(new Error(`Consumer of ${this.queue} stopped before its handlers finished`));
+    if (finished) return;
+    this.handlersAbort.abort(new Error(`Consumer of ${this.queue} stopped before its handlers finished`));
+    this.releaseBuffered();
+  }
+
+  /** Resolves once every handler finished, those of messages still buffered included. */
+  private async drained(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Hands back, at once, messages pushed to us that no handler started before stop() gave up. */
+  private releaseBuffered(): void {
+    for (const message of this.buffered.splice(0)) {
+      this.holding.delete(message.message_id);
+      this.settles.nack(message.message_id, { requeue: true, delaySeconds: 0, reason: 'consumer stopped' }).catch((error) => this.report(error, { phase: 'nack', message }));
+    }
   }
 
   private async run(): Promise<void> {
+    if (this.broker.stream && (await this.runStream(this.broker.stream))) return;
+    this.settles = this.broker;
+    await this.runPolling();
+  }
+
+  /** False when streams cannot work here, so HTTP polling takes over. */
+  private runStream(stream: NonNullable<ConsumerBroker['stream']>): Promise<boolean> {
+    this.settles = stream;
+    return new StreamFeed({
+      stream,
+      queue: this.queue,
+      prefetch: this.settings.prefetch,
+      deliver: (message) => this.enqueue(message),
+      report: (error) => this.report(error, { phase: 'claim' }),
+      pause: (ms) => this.pause(ms),
+      isRunning: () => this.running,
+      stopRequested: this.stopRequested,
+    }).run();
+  }
+
+  private enqueue(message: Message): void {
+    if (this.holding.has(message.message_id)) return;
+    this.holding.add(message.message_id);
+    this.buffered.push(message);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.slots.free > 0 && this.buffered.length > 0) this.dispatch(this.buffered.shift()!);
+  }
+
+  private async runPolling(): Promise<void> {
     let failures = 0;
     // Start in push mode when the socket comes up quickly, rather than in a long poll it cannot cut short.
     if (this.push) await this.pause(PUSH_CONNECT_GRACE_MS, this.push.ready);
@@ -158,7 +219,9 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.slots.take();
     const task = this.process(message).finally(() => {
       this.inFlight.delete(task);
+      this.holding.delete(message.message_id);
       this.slots.release();
+      this.pump();
     });
     this.inFlight.add(task);
   }
@@ -167,7 +230,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
     const lease = new LeaseKeeper({
       message,
       heartbeat: this.settings.heartbeat ?? {},
-      extend: (seconds) => this.broker.extend(message.message_id, seconds),
+      extend: (seconds) => this.settles.extend(message.message_id, seconds),
       onError: (error) => this.report(error, { phase: 'extend', message }),
       stopped: this.handlersAbort.signal,
     });
@@ -189,7 +252,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
 
   private async acknowledge(message: Message): Promise<Outcome | undefined> {
     try {
-      await this.broker.ack(message.message_id);
+      await this.settles.ack(message.message_id);
       return 'acked';
     } catch (error) {
       this.report(error, { phase: 'ack', message });
@@ -200,7 +263,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
   private async reject(message: Message, handlerError: unknown): Promise<Outcome | undefined> {
     try {
       const requeue = !this.settings.deadLetter(handlerError, message);
-      const result = await this.broker.nack(message.message_id, {
+      const result = await this.settles.nack(message.message_id, {
         requeue,
         delaySeconds: requeue ? this.nackDelay(message, handlerError) : undefined,
         reason: nackReason(handlerError) || undefined,

@@ -1,5 +1,6 @@
 import type { AckResult, ExtendResult, Message, NackResult } from '../generated/index.js';
 import type { SocketEndpoint } from '../realtime/socket.js';
+import type { StreamSubscription } from '../stream/subscription.js';
 import type { NackOptions, ReceiveOptions } from '../resources/messages.js';
 
 export interface HandlerContext {
@@ -27,7 +28,12 @@ export interface ConsumerOptions {
   concurrency?: number;
   /** Messages claimed per request (1..100), never more than the free handler slots. Default: concurrency, at most 100. */
   batchSize?: number;
-  /** Long-poll wait of each claim request, 0..20 seconds. Default 20. */
+  /**
+   * Over the stream: how many unacked messages (1..1000) the broker may push ahead, handlers
+   * running included; those not yet handled wait in memory. Default: twice concurrency, at most 1000.
+   */
+  prefetch?: number;
+  /** Over HTTP: the long-poll wait of each claim request, 0..20 seconds. Default 20. */
   waitSeconds?: number;
   /**
    * Seconds (0..900) before a message whose handler threw is claimable again: a number, or a
@@ -44,7 +50,7 @@ export interface ConsumerOptions {
   /** How long stop() waits for running handlers, in milliseconds. Default 30000. */
   stopTimeoutMs?: number;
   /**
-   * Also listen on the broker's `/ws/consume` WebSocket and claim as soon as a message is
+   * Over HTTP (`transport: 'http'`, or where the stream cannot open): also listen on the broker's `/ws/consume` WebSocket and claim as soon as a message is
    * announced; long polling stays the fallback while the socket is down. Default false.
    */
   push?: boolean;
@@ -80,6 +86,26 @@ export interface ConsumerBroker {
   nack(messageId: string, options: NackOptions): Promise<NackResult>;
   extend(messageId: string, seconds: number): Promise<ExtendResult>;
   push: PushEndpoint;
+  /** The client's stream, unless it uses HTTP only. */
+  stream?: ConsumerStream;
+}
+
+/** Settling a message: over HTTP, or by frame on the stream. */
+export interface Settles {
+  ack(messageId: string): Promise<AckResult>;
+  nack(messageId: string, options: NackOptions): Promise<NackResult>;
+  extend(messageId: string, seconds: number): Promise<ExtendResult>;
+}
+
+export interface ConsumerStreamHandlers {
+  deliver(message: Message): void;
+  /** The subscription ended; `fallBack` says the stream cannot work here, so HTTP polling takes over. */
+  ended(error: unknown, fallBack: boolean): void;
+}
+
+/** A consumer's view of the client's stream; `subscribe` resolves null where streams cannot work. */
+export interface ConsumerStream extends Settles {
+  subscribe(queue: string, prefetch: number, handlers: ConsumerStreamHandlers): Promise<StreamSubscription | null>;
 }
 
 export type PushEndpoint = SocketEndpoint;

@@ -60,23 +60,32 @@ interface ErrorShape {
 
 /** The typed error for a non-2xx response, from the contract's error shape when the body has it. */
 export async function errorFromResponse(response: ErrorResponse, attempts: number): Promise<MiniQueueError> {
-  const body = await readBody(response);
+  const fallback = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return errorFromBody(response.status, await readBody(response), { attempts, fallback, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+}
+
+/**
+ * The typed error for a status and an error body (the contract's shape), wherever they came from:
+ * an HTTP response, or a stream's `reject` and `error` frames, which carry the same fields.
+ */
+export function errorFromBody(
+  status: number,
+  body: unknown,
+  options: { attempts?: number; fallback?: string; retryAfterMs?: number | null } = {},
+): MiniQueueError {
   const shape: ErrorShape = body !== null && typeof body === 'object' ? (body as ErrorShape) : {};
-  const message =
-    typeof shape.message === 'string' && shape.message
-      ? shape.message
-      : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const message = typeof shape.message === 'string' && shape.message ? shape.message : (options.fallback ?? `Status ${status}`);
   const errors = Array.isArray(shape.errors) ? (shape.errors as FieldError[]) : null;
-  const ErrorType = classFor(response.status);
+  const ErrorType = classFor(status);
   return new ErrorType({
-    status: response.status,
+    status,
     // A code this SDK does not know yet (a newer broker) is kept as null: callers fall back on status.
     code: instanceOfErrorCode(shape.code) ? (shape.code as ErrorCode) : null,
     scope: typeof shape.scope === 'string' ? shape.scope : null,
     message,
     errors,
     body,
-    attempts,
-    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+    attempts: options.attempts ?? 1,
+    retryAfterMs: options.retryAfterMs ?? null,
   });
 }

@@ -3,11 +3,15 @@ import { errorFromResponse } from '../http/responseError.js';
 import type { SocketLike } from './socket.js';
 
 /** The part of the `ws` package's WebSocket this uses (the SDK has no Node typings). */
-export type NodeSocketClass = new (url: string, options: { headers: Record<string, string> }) => NodeSocket;
+export type NodeSocketClass = new (url: string, protocolsOrOptions: unknown, options?: { headers: Record<string, string> }) => NodeSocket;
 
-interface NodeSocket extends SocketLike {
+export interface NodeSocket extends SocketLike {
   on(event: 'unexpected-response', listener: (request: unknown, response: HandshakeResponse) => void): void;
   terminate(): void;
+  send(data: string): void;
+  readonly protocol: string;
+  /** The TCP socket under it (ws's own field), to let an idle stream not keep Node running. */
+  readonly _socket?: { ref(): void; unref(): void } | null;
 }
 
 interface HandshakeResponse {
@@ -30,7 +34,7 @@ export class NodeSocketAdapter implements SocketLike {
   onclose: SocketLike['onclose'] = null;
   private refused: MiniQueueError | undefined;
 
-  constructor(private readonly socket: NodeSocket) {
+  constructor(protected readonly socket: NodeSocket) {
     socket.onopen = (event) => this.onopen?.(event);
     socket.onmessage = (event) => this.onmessage?.(event);
     // Always listened to: `ws` throws an error event nobody listens to.

@@ -55,7 +55,8 @@ export function socketError(event: unknown): Error {
 // A variable, so browser bundlers do not try to include the Node-only package.
 const NODE_WEBSOCKET_MODULE = 'ws';
 
-async function nodeWebSocket(): Promise<NodeSocketClass | undefined> {
+/** The `ws` package's WebSocket in Node (when installed); undefined elsewhere. */
+export async function nodeWebSocket(): Promise<NodeSocketClass | undefined> {
   const isNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
   if (!isNode) return undefined;
   try {

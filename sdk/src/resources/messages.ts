@@ -61,7 +61,7 @@ export interface NackOptions extends CallOptions {
 }
 
 /** The caller's key, a fresh one when none was given, or none at all for `null`. */
-const keyOf = (given: string | null | undefined): string | undefined => (given === null ? undefined : (given ?? newIdempotencyKey()));
+export const keyOf = (given: string | null | undefined): string | undefined => (given === null ? undefined : (given ?? newIdempotencyKey()));
 
 export function publish(t: Transport, topic: string, payload: string, options: PublishOptions = {}): Promise<PublishResult> {
   const idempotencyKey = keyOf(options.idempotencyKey);

@@ -8,12 +8,14 @@ export interface TcpProxy {
   cut(): void;
   /** While true, new connections are dropped at once (the broker is unreachable). */
   refuse(refusing: boolean): void;
+  /** Sends new connections to another target (a broker restarted on another port). */
+  retarget(url: string): void;
   close(): Promise<void>;
 }
 
 /** A real TCP hop between a client and the broker, so a test can break the network under it. */
 export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
-  const target = new URL(targetUrl);
+  let target = new URL(targetUrl);
   const open = new Set<Socket>();
   let refusing = false;
   const server = createServer((client) => {
@@ -33,6 +35,9 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     cut: () => {
       for (const socket of open) socket.destroy();
+    },
+    retarget: (url) => {
+      target = new URL(url);
     },
     refuse: (value) => {
       refusing = value;

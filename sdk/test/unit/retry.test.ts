@@ -25,10 +25,11 @@ afterEach(async () => {
   stub = undefined;
 });
 
+// These are the HTTP retry rules: the stub server speaks HTTP only (the stream has its own tests).
 async function clientFor(answers: StubAnswer[] | ((n: number) => StubAnswer), options: Partial<ConstructorParameters<typeof MiniQueue>[0]> = {}) {
   const answer = typeof answers === 'function' ? answers : (n: number) => answers[Math.min(n, answers.length - 1)];
   stub = await startStubServer((_request, n) => answer(n));
-  const mq = new MiniQueue({ url: stub.url, apiKey: 'mq_test', retry: fastRetry, ...options });
+  const mq = new MiniQueue({ url: stub.url, apiKey: 'mq_test', retry: fastRetry, transport: 'http', ...options });
   return { mq, stub };
 }
 
@@ -240,7 +241,7 @@ describe('requests and errors on the wire', () => {
   it('reads the credential from a function on every request', async () => {
     const { mq, stub } = await clientFor([{ status: 200, body: [] }], { apiKey: undefined });
     let token = 'mqs_first';
-    const sessionClient = new MiniQueue({ url: stub.url, apiKey: () => token, retry: fastRetry });
+    const sessionClient = new MiniQueue({ url: stub.url, apiKey: () => token, retry: fastRetry, transport: 'http' });
     await sessionClient.topics.list();
     token = 'mqs_second';
     await sessionClient.topics.list();

@@ -88,6 +88,23 @@ export async function clientAnyActiveAdmin(db: Queryable): Promise<boolean> {
   return rowCount === 1;
 }
 
+/** The client, active or revoked, whose key has this hash (key hashes are unique over both). */
+export async function clientFindByKeyHash(db: Queryable, keyHash: Buffer): Promise<{ id: string; name: string; revoked: boolean } | null> {
+  const { rows } = await db.query<{ id: string; name: string; revoked: boolean }>(
+    'SELECT id, name, revoked_at IS NOT NULL AS revoked FROM client WHERE key_hash = $1',
+    [keyHash],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Gives a revoked client a key hash nobody has the key to, so that its old key may be given
+ * again (a revoked client's key authenticates nobody; the hash is unique over all clients).
+ */
+export async function clientReleaseRevokedKey(db: Queryable, id: string): Promise<void> {
+  await db.query(`UPDATE client SET key_hash = sha256(gen_random_uuid()::text::bytea) WHERE id = $1 AND revoked_at IS NOT NULL`, [id]);
+}
+
 /** Makes `bootstrap-admin` hold exactly this key (insert, or re-key the active one). */
 export async function clientUpsertBootstrap(
   db: Queryable,

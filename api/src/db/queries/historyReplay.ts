@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { APPEND_TO_GROUPS, KEYED_IN_ORDER, PLACED_STATUS } from './orderingGroup.js';
+import { COUNTED } from './queueCounts.js';
 
 /**
  * Replay from history: copies of a queue's retained acked messages become new PENDING deliveries.
@@ -166,6 +167,7 @@ export async function historyReplayBatch(
               ${PLACED_STATUS('g')}, 0, now(), now(), p.ordering_key, g.pos
          FROM pick p LEFT JOIN placed g ON g.id = p.copy_id ORDER BY p.available_at, p.seq
        RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at),
+     ${COUNTED({ from: 'copied', pending: 1 })},
      last AS (SELECT available_at, seq FROM pick ORDER BY available_at DESC, seq DESC LIMIT 1),
      moved AS (
        UPDATE history_replay h

@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF, MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
+import { COUNTED } from './queueCounts.js';
 
 export interface ClaimItem {
   queue: string;
@@ -37,13 +38,16 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
               FOR UPDATE SKIP LOCKED) p),
      assigned AS (
        SELECT p.id, q.ref, q.holder, q.consumer
-         FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto)
-     UPDATE message m
-        SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
-            lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
-       FROM assigned a, queue q
-      WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
-     RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at`,
+         FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
+     claimed AS (
+       UPDATE message m
+          SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
+              lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
+         FROM assigned a, queue q
+        WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
+       RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at),
+     ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })}
+     SELECT * FROM claimed`,
     values: [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
   });
   return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);
@@ -66,13 +70,17 @@ export async function messageNextAvailable(
 
 /** Puts claimed messages back as if never claimed (retry count unchanged): their requester left. */
 export async function messageUnclaim(db: Queryable, ids: string[], holder: string): Promise<number> {
-  const { rowCount } = await db.query({
+  const { rows } = await db.query<{ n: number }>({
     name: 'message_unclaim',
-    text: `UPDATE message SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
-      WHERE id = ANY($1::uuid[]) AND status = 'UNACKED' AND holder = $2`,
+    text: `WITH back AS (
+       UPDATE message SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
+        WHERE id = ANY($1::uuid[]) AND status = 'UNACKED' AND holder = $2
+       RETURNING queue_name),
+     ${COUNTED({ from: 'back', pending: 1, unacked: -1 })}
+     SELECT count(*)::int AS n FROM back`,
     values: [ids, holder],
   });
-  return rowCount ?? 0;
+  return rows[0].n;
 }
 
 /** A message a stream holds: its id, and its retry count when claimed (what fences its release). */

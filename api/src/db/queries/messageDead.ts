@@ -1,6 +1,7 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF } from './messageRow.js';
 import { APPEND_TO_GROUPS, KEYED_IN_ORDER, PLACED_STATUS } from './orderingGroup.js';
+import { COUNTED } from './queueCounts.js';
 
 export interface ReplayedRow {
   id: string;
@@ -14,13 +15,21 @@ export interface ReplayedRow {
  * when its key has nothing live, else BLOCKED behind the others (positions as in messagePublish).
  */
 const REVIVE = `${KEYED_IN_ORDER('d', 'id')},
-  ${APPEND_TO_GROUPS('keyed')}
+  ${APPEND_TO_GROUPS('keyed')},
+  ${COUNTED({ from: 'd', dead: -1, pending: 1 })}
   INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
                        ordering_key, ordering_pos)
   SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, ${PLACED_STATUS('p')},
          0, d.published_at, now(), d.ordering_key, p.pos
     FROM d LEFT JOIN placed p ON p.id = d.id
   RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
+
+/**
+ * \`WITH d\`: the dead messages \`deletion\` (of message_dead as \`m\`) removed, with their queues'
+ * dead counts lowered in the same statement; the caller selects from \`d\`.
+ */
+const DELETED = (deletion: string, startsWith = true) =>
+  `${startsWith ? 'WITH ' : ''}d AS (${deletion} RETURNING m.id, m.queue_name), ${COUNTED({ from: 'd', dead: -1 })}`;
 
 /** DEAD → PENDING for one message; null when it is not DEAD (or does not exist). */
 export async function messageReplay(db: Queryable, id: string): Promise<ReplayedRow | null> {
@@ -46,14 +55,13 @@ export async function messageReplayIds(db: Queryable, ids: string[]): Promise<Re
  * waiting for it, finds no row.
  */
 export async function messageDeadDelete(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM message_dead WHERE id = $1', [id]);
-  return rowCount === 1;
+  return (await messageDeadDeleteIds(db, [id])).length === 1;
 }
 
 /** Deletes each of these ids that is DEAD now; returns the ids deleted. */
 export async function messageDeadDeleteIds(db: Queryable, ids: string[]): Promise<{ id: string; queue_name: string }[]> {
   const { rows } = await db.query<{ id: string; queue_name: string }>(
-    'DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING id, queue_name',
+    `${DELETED('DELETE FROM message_dead m WHERE m.id = ANY($1::uuid[])')} SELECT id, queue_name FROM d`,
     [ids],
   );
   return rows;
@@ -87,19 +95,21 @@ export async function messageReplayMatching(db: Queryable, filter: DeadSelector,
 
 /** Deletes up to `limit` dead messages matching the filter, oldest first; returns how many. */
 export async function messageDeadDeleteMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `WITH ${PICK(filter)} DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id`,
+  const { rows } = await db.query<{ n: number }>(
+    `WITH ${PICK(filter)}, ${DELETED(`DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id`, false)}
+     SELECT count(*)::int AS n FROM d`,
     [filter.queue ?? null, filter.reason ?? null, limit],
   );
-  return rowCount ?? 0;
+  return rows[0].n;
 }
 
 /** Deletes dead messages that died before the retention allows, in batches. */
 export async function messageDeadDeleteExpired(db: Queryable, retentionHours: number, limit: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM message_dead WHERE id IN (
-       SELECT id FROM message_dead WHERE dead_at < now() - make_interval(hours => $1) ORDER BY dead_at LIMIT $2)`,
+  const { rows } = await db.query<{ n: number }>(
+    `${DELETED(`DELETE FROM message_dead m WHERE m.id IN (
+       SELECT id FROM message_dead WHERE dead_at < now() - make_interval(hours => $1) ORDER BY dead_at LIMIT $2)`)}
+     SELECT count(*)::int AS n FROM d`,
     [retentionHours, limit],
   );
-  return rowCount ?? 0;
+  return rows[0].n;
 }

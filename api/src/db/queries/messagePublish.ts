@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { APPEND_TO_GROUPS, PLACED_STATUS } from './orderingGroup.js';
+import { COUNTED } from './queueCounts.js';
 
 export interface PublishRowItem {
   topic: string;
@@ -88,7 +89,9 @@ const KEYLESS_PUBLISH = (allOrNothing: boolean) => `WITH ${ITEMS},
        SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
-        ORDER BY o.ord, c.queue)
+        ORDER BY o.ord, c.queue
+       RETURNING queue_name),
+     ${COUNTED({ from: 'stored', pending: 1 })}
      ${RESULT()}`;
 
 /** Keyed copies join the end of their (queue, key) group: PENDING at its head, else BLOCKED. */
@@ -109,7 +112,9 @@ const KEYED_PUBLISH = `WITH ${ITEMS},
        SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos
          FROM outcome o JOIN copy c ON c.ord = o.ord LEFT JOIN placed p ON p.id = c.id
         WHERE o.stored
-        ORDER BY o.ord, c.queue)
+        ORDER BY o.ord, c.queue
+       RETURNING queue_name),
+     ${COUNTED({ from: 'stored', pending: 1 })}
      ${RESULT(`,
             (SELECT coalesce(json_agg(c.id), '[]') FROM copy c JOIN placed p ON p.id = c.id
               WHERE c.ord = o.ord AND NOT p.head) AS blocked_ids`)}`;

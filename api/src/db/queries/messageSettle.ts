@@ -1,6 +1,7 @@
 import type { Queryable } from '../pool.js';
 import { BY_ID_OF, type Holder } from './messageRow.js';
 import { ADVANCE_GROUPS, ADVANCE_RESULTS, type UnblockedRow } from './orderingGroup.js';
+import { COUNTED } from './queueCounts.js';
 
 /** One message to settle, by one holder. `ref` says which request asked, for the answer. */
 export interface SettleItem {
@@ -73,10 +74,7 @@ export async function messageAck(
               a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at, a.ordering_key
          FROM acked a JOIN queue q ON q.name = a.queue_name
         WHERE coalesce(q.acked_retention_hours, $2) > 0),
-     counted AS (
-       UPDATE queue_counter k SET acked = k.acked + g.n
-         FROM (SELECT queue_name, count(*) AS n FROM acked GROUP BY queue_name) g
-        WHERE k.queue_name = g.queue_name AND k.shard = pg_backend_pid() % 16),
+     ${COUNTED({ from: 'acked', unacked: -1, acked: 1 })},
      ${ADVANCE_GROUPS('acked')}
      SELECT 'own' AS kind, ref, id, queue_name, published_at, NULL AS available_at, false AS delayed FROM acked
      UNION ALL SELECT kind, NULL, id, queue_name, NULL, available_at, delayed FROM (${ADVANCE_RESULTS}) x`,
@@ -157,7 +155,8 @@ export const LEAVE_LEASE = (availableAt: string, backSet: string) =>
      SELECT g.id, g.seq, g.queue_name, g.topic_name, g.payload, g.headers, g.retry_count, g.published_at,
             g.available_at, g.consumer_id, g.unacked_at, now(), g.kind, coalesce(g.reason, g.nack_reason), ${DEAD_DETAIL}, g.ordering_key
        FROM gone g),
-   ${ADVANCE_GROUPS('gone')}`;
+   ${ADVANCE_GROUPS('gone')},
+   ${COUNTED({ from: 'back', unacked: -1, pending: 1 }, { from: 'gone', unacked: -1, dead: 1 })}`;
 
 export const LEFT_LEASE = `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed FROM back
   UNION ALL

@@ -100,13 +100,13 @@ export async function queueDelete(db: Queryable, name: string): Promise<boolean>
   return rowCount === 1;
 }
 
-/** Deletes every message of a queue, wherever it is, its ordering keys' positions, and zeroes its acked count. */
+/** Deletes every message of a queue, wherever it is, its ordering keys' positions, and zeroes its counts. */
 export async function queueMessagesDelete(db: Queryable, name: string): Promise<number> {
   const { rows } = await db.query<{ deleted: number }>(
     `WITH live AS (DELETE FROM message WHERE queue_name = $1 RETURNING 1),
           dead AS (DELETE FROM message_dead WHERE queue_name = $1 RETURNING 1),
           acked AS (DELETE FROM message_acked WHERE queue_name = $1 RETURNING 1),
-          counted AS (UPDATE queue_counter SET acked = 0 WHERE queue_name = $1),
+          counted AS (UPDATE queue_counter SET acked = 0, pending = 0, unacked = 0, dead = 0 WHERE queue_name = $1),
           groups AS (DELETE FROM ordering_group WHERE queue_name = $1)
      SELECT ((SELECT count(*) FROM live) + (SELECT count(*) FROM dead) + (SELECT count(*) FROM acked))::int AS deleted`,
     [name],

@@ -4,21 +4,14 @@ import type { RateSnapshot } from '../../stats/rateCounter.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Below this many PENDING messages in all (at the last sample) the depth is sampled every bucket;
- * above, once a minute (the bucket ending on the minute). Counting is about 0.2 µs per pending
- * message along the claim index (bench/listing.ts: 195 ms for 1,000,000), so this bounds the
- * sampling instance's cost to about 20 ms every 5 s, or 195 ms a minute per million pending.
- */
-export const SAMPLE_EVERY_BUCKET_BELOW = 100_000;
-
-/**
  * Adds one instance's counts to the shared buckets, in one statement per bucket written, whatever
  * the traffic: queue counts and topic publishes are added to what other instances wrote (an
  * additive upsert), pollers are marked seen. With `sampleBucket`, the first instance to claim that
- * bucket in rate_sample also counts every queue's PENDING messages for it, along the claim index
- * (one grouped scan; the others skip it, as the claim returns no row); see SAMPLE_EVERY_BUCKET_BELOW
- * for how often. Rows are written
- * in key order, so two instances writing the same buckets never deadlock.
+ * bucket in rate_sample also writes every queue's depth for it, from the queue counters (16 rows per
+ * queue whatever the backlog, so every bucket is sampled; counting the pending messages cost 195 ms
+ * per million); the others skip it, as the claim returns no row. Every count is added to its minute too (queue_rate_minute, topic_rate_minute:
+ * what long windows read). Rows are written in key order, table by table, so two instances
+ * writing the same buckets never deadlock.
  */
 export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBucket: number | null): Promise<{ sampled: boolean }> {
   const queues = snapshot.queues.map((row) => ({ ...row, bucket: iso(row.bucket) }));
@@ -29,36 +22,48 @@ export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBu
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS c (queue text, bucket timestamptz, enqueued int, delivered int,
                                                          acked int, nacked int, dead int, redelivered int, replayed int)),
      sample AS (
-       INSERT INTO rate_sample (bucket) SELECT $4::timestamptz
-        WHERE $4 IS NOT NULL
-          AND (extract(epoch FROM $4::timestamptz + interval '5 seconds')::bigint % 60 = 0
-               OR (SELECT coalesce(sum(r.depth), 0) FROM queue_rate r WHERE r.bucket = (SELECT max(bucket) FROM rate_sample)) < $5)
+       INSERT INTO rate_sample (bucket) SELECT $4::timestamptz WHERE $4 IS NOT NULL
        ON CONFLICT DO NOTHING RETURNING bucket),
-     d AS (SELECT s.bucket, x.queue_name, x.depth FROM sample s CROSS JOIN LATERAL (
-             -- Refers to s, so that it runs only for a claimed sample (not at all otherwise).
-             -- Waiting behind their ordering key (BLOCKED) is PENDING too, along its own index.
-             SELECT m.queue_name, count(*)::int AS depth FROM (
-               SELECT m.queue_name FROM message m WHERE m.status = 'PENDING' AND s.bucket IS NOT NULL
-               UNION ALL
-               SELECT m.queue_name FROM message m WHERE m.status = 'BLOCKED' AND s.bucket IS NOT NULL) m
-              GROUP BY m.queue_name) x),
+     -- From the queue counters (migration 0013): 16 rows per queue, however many are pending.
+     d AS (SELECT s.bucket, k.queue_name, sum(k.pending)::int AS depth FROM sample s, queue_counter k
+            GROUP BY 1, 2 HAVING sum(k.pending) > 0),
+     counted AS (
+       SELECT coalesce(c.queue, d.queue_name) AS queue_name, coalesce(c.bucket, d.bucket) AS bucket, coalesce(c.enqueued, 0) AS enqueued,
+              coalesce(c.delivered, 0) AS delivered, coalesce(c.acked, 0) AS acked, coalesce(c.nacked, 0) AS nacked,
+              coalesce(c.dead, 0) AS dead, coalesce(c.redelivered, 0) AS redelivered, coalesce(c.replayed, 0) AS replayed, d.depth
+         FROM c FULL JOIN d ON d.queue_name = c.queue AND d.bucket = c.bucket),
      queues AS (
        INSERT INTO queue_rate (queue_name, bucket, enqueued, delivered, acked, nacked, dead, redelivered, replayed, depth)
-       SELECT coalesce(c.queue, d.queue_name), coalesce(c.bucket, d.bucket), coalesce(c.enqueued, 0), coalesce(c.delivered, 0),
-              coalesce(c.acked, 0), coalesce(c.nacked, 0), coalesce(c.dead, 0), coalesce(c.redelivered, 0),
-              coalesce(c.replayed, 0), d.depth
-         FROM c FULL JOIN d ON d.queue_name = c.queue AND d.bucket = c.bucket
-        ORDER BY 1, 2
+       SELECT * FROM counted ORDER BY 1, 2
        ON CONFLICT (queue_name, bucket) DO UPDATE SET
          enqueued = queue_rate.enqueued + EXCLUDED.enqueued, delivered = queue_rate.delivered + EXCLUDED.delivered,
          acked = queue_rate.acked + EXCLUDED.acked, nacked = queue_rate.nacked + EXCLUDED.nacked,
          dead = queue_rate.dead + EXCLUDED.dead, redelivered = queue_rate.redelivered + EXCLUDED.redelivered,
          replayed = queue_rate.replayed + EXCLUDED.replayed, depth = coalesce(EXCLUDED.depth, queue_rate.depth)),
+     -- The same counts added to their minutes; a depth replaces the minute's only if from a later sample.
+     queue_minutes AS (
+       INSERT INTO queue_rate_minute (queue_name, minute, enqueued, delivered, acked, nacked, dead, redelivered, replayed, depth, depth_bucket)
+       SELECT queue_name, date_bin('1 minute', bucket, 'epoch'), sum(enqueued), sum(delivered), sum(acked), sum(nacked), sum(dead),
+              sum(redelivered), sum(replayed), (array_agg(depth ORDER BY bucket DESC) FILTER (WHERE depth IS NOT NULL))[1],
+              max(bucket) FILTER (WHERE depth IS NOT NULL)
+         FROM counted GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (queue_name, minute) DO UPDATE SET
+         enqueued = queue_rate_minute.enqueued + EXCLUDED.enqueued, delivered = queue_rate_minute.delivered + EXCLUDED.delivered,
+         acked = queue_rate_minute.acked + EXCLUDED.acked, nacked = queue_rate_minute.nacked + EXCLUDED.nacked,
+         dead = queue_rate_minute.dead + EXCLUDED.dead, redelivered = queue_rate_minute.redelivered + EXCLUDED.redelivered,
+         replayed = queue_rate_minute.replayed + EXCLUDED.replayed,
+         depth = CASE WHEN EXCLUDED.depth_bucket >= coalesce(queue_rate_minute.depth_bucket, '-infinity')
+                      THEN EXCLUDED.depth ELSE queue_rate_minute.depth END,
+         depth_bucket = greatest(EXCLUDED.depth_bucket, queue_rate_minute.depth_bucket)),
+     topic_counts AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS t (topic text, bucket timestamptz, published int)),
      topics AS (
        INSERT INTO topic_rate (topic_name, bucket, published)
-       SELECT topic, bucket, published FROM jsonb_to_recordset($2::jsonb) AS t (topic text, bucket timestamptz, published int)
-        ORDER BY 1, 2
+       SELECT topic, bucket, published FROM topic_counts ORDER BY 1, 2
        ON CONFLICT (topic_name, bucket) DO UPDATE SET published = topic_rate.published + EXCLUDED.published),
+     topic_minutes AS (
+       INSERT INTO topic_rate_minute (topic_name, minute, published)
+       SELECT topic, date_bin('1 minute', bucket, 'epoch'), sum(published) FROM topic_counts GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (topic_name, minute) DO UPDATE SET published = topic_rate_minute.published + EXCLUDED.published),
      pollers AS (
        INSERT INTO queue_poller (queue_name, consumer_id, seen_at)
        SELECT queue, consumer, now() FROM jsonb_to_recordset($3::jsonb) AS p (queue text, consumer text)
@@ -70,13 +75,12 @@ export async function ratesFlush(db: Queryable, snapshot: RateSnapshot, sampleBu
       JSON.stringify(topics),
       JSON.stringify(snapshot.pollers),
       sampleBucket === null ? null : iso(sampleBucket),
-      SAMPLE_EVERY_BUCKET_BELOW,
     ],
   });
   return rows[0];
 }
 
-/** Deletes buckets and samples older than `hours`, and pollers not seen for an hour, in bounded batches. */
+/** Deletes buckets, minutes and samples older than `hours`, and pollers not seen for an hour, in bounded batches. */
 export async function ratesPrune(db: Queryable, hours: number, limit: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `WITH cut AS (SELECT now() - make_interval(hours => $1) AS before),
@@ -84,9 +88,13 @@ export async function ratesPrune(db: Queryable, hours: number, limit: number): P
              SELECT queue_name, bucket FROM queue_rate, cut WHERE bucket < cut.before LIMIT $2) RETURNING 1),
      t AS (DELETE FROM topic_rate WHERE (topic_name, bucket) IN (
              SELECT topic_name, bucket FROM topic_rate, cut WHERE bucket < cut.before LIMIT $2) RETURNING 1),
+     qm AS (DELETE FROM queue_rate_minute WHERE (queue_name, minute) IN (
+             SELECT queue_name, minute FROM queue_rate_minute, cut WHERE minute < cut.before LIMIT $2) RETURNING 1),
+     tm AS (DELETE FROM topic_rate_minute WHERE (topic_name, minute) IN (
+             SELECT topic_name, minute FROM topic_rate_minute, cut WHERE minute < cut.before LIMIT $2) RETURNING 1),
      s AS (DELETE FROM rate_sample USING cut WHERE bucket < cut.before RETURNING 1),
      p AS (DELETE FROM queue_poller WHERE seen_at < now() - interval '1 hour' RETURNING 1)
-     SELECT ((SELECT count(*) FROM q) + (SELECT count(*) FROM t))::int AS n`,
+     SELECT ((SELECT count(*) FROM q) + (SELECT count(*) FROM t) + (SELECT count(*) FROM qm) + (SELECT count(*) FROM tm))::int AS n`,
     [hours, limit],
   );
   return rows[0].n;
@@ -105,47 +113,78 @@ export interface RateBucketRow {
   depth: number | null;
 }
 
+/** Where a series is read from: the 5-second buckets, or their per-minute totals (migration 0012). */
+export type RateSource = 'buckets' | 'minutes';
+
+const SOURCES = {
+  buckets: { queues: 'queue_rate', topics: 'topic_rate', at: 'bucket', sampled: (r: string, s: string) => `${r}.bucket = ${s}` },
+  minutes: {
+    queues: 'queue_rate_minute',
+    topics: 'topic_rate_minute',
+    at: 'minute',
+    sampled: (r: string, s: string) => `${r}.minute = date_bin('1 minute', ${s}, 'epoch') AND ${r}.depth_bucket = ${s}`,
+  },
+};
+
 /**
- * Dense buckets of `resolutionSeconds` from the one holding `fromMs` to the current one: of one
- * queue (`published` then counts publishes to its topic) or, with `queue` null, summed over all.
- * Each bucket's depth is that of its latest sample (summed over queues; a queue absent from a
- * sampled bucket had none pending). Reads the bucket indexes over the window only.
+ * The series statement over one source, in one grouped scan of the window's rows: each row adds to
+ * its slot's counts and, when it holds the queue's depth at the slot's latest sample, to the slot's
+ * depth (summed over queues; a queue without a row for that sample had none pending, and a slot
+ * without a sample has no depth). The look-up per sample this replaces read 17,280 samples × 50
+ * rows for a day of 50 queues: 1.3 s (bench/ratesExplain.ts has the figures of both).
  */
-export async function ratesSeries(
-  db: Queryable,
-  query: { queue: string | null; fromMs: number; resolutionSeconds: number },
-): Promise<RateBucketRow[]> {
-  const { rows } = await db.query<RateBucketRow>(
-    `WITH args AS (SELECT make_interval(secs => $3) AS step, $2::timestamptz AS since,
-                          (SELECT topic_name FROM queue WHERE name = $1) AS topic),
-     slots AS (SELECT generate_series(date_bin(a.step, a.since, 'epoch'), date_bin(a.step, now(), 'epoch'), a.step) AS at FROM args a),
+const SERIES = (source: RateSource) => {
+  const { queues, topics, at, sampled } = SOURCES[source];
+  // Bounds written on each table itself, of the parameters only: the planner then reads every
+  // table along its time index over the window (through a CTE's column it scanned whole tables).
+  const step = 'make_interval(secs => $3)';
+  const from = `date_bin(${step}, $2::timestamptz, 'epoch')`;
+  return `WITH slots AS (SELECT generate_series(${from}, date_bin(${step}, now(), 'epoch'), ${step}) AS at),
+     latest AS (
+       SELECT DISTINCT ON (1) date_bin(${step}, s.bucket, 'epoch') AS at, s.bucket
+         FROM rate_sample s
+        WHERE s.bucket >= ${from}
+        ORDER BY 1, s.bucket DESC),
      counts AS (
-       SELECT date_bin(a.step, r.bucket, 'epoch') AS at, sum(r.enqueued) AS enqueued, sum(r.delivered) AS delivered,
+       SELECT date_bin(${step}, r.${at}, 'epoch') AS at, sum(r.enqueued) AS enqueued, sum(r.delivered) AS delivered,
               sum(r.acked) AS acked, sum(r.nacked) AS nacked, sum(r.dead) AS dead,
-              sum(r.redelivered) AS redelivered, sum(r.replayed) AS replayed
-         FROM queue_rate r, args a
-        WHERE r.bucket >= date_bin(a.step, a.since, 'epoch') AND ($1::text IS NULL OR r.queue_name = $1)
+              sum(r.redelivered) AS redelivered, sum(r.replayed) AS replayed,
+              sum(r.depth) FILTER (WHERE ${sampled('r', 'l.bucket')}) AS depth
+         FROM ${queues} r LEFT JOIN latest l ON l.at = date_bin(${step}, r.${at}, 'epoch')
+        WHERE r.${at} >= ${from} AND ($1::text IS NULL OR r.queue_name = $1)
         GROUP BY 1),
      publishes AS (
-       SELECT date_bin(a.step, t.bucket, 'epoch') AS at, sum(t.published) AS published
-         FROM topic_rate t, args a
-        WHERE t.bucket >= date_bin(a.step, a.since, 'epoch') AND ($1::text IS NULL OR t.topic_name = a.topic)
-        GROUP BY 1),
-     depths AS (
-       SELECT DISTINCT ON (1) date_bin(a.step, s.bucket, 'epoch') AS at,
-              (SELECT coalesce(sum(r.depth), 0) FROM queue_rate r
-                WHERE r.bucket = s.bucket AND ($1::text IS NULL OR r.queue_name = $1)) AS depth
-         FROM rate_sample s, args a
-        WHERE s.bucket >= date_bin(a.step, a.since, 'epoch')
-        ORDER BY 1, s.bucket DESC)
+       SELECT date_bin(${step}, t.${at}, 'epoch') AS at, sum(t.published) AS published
+         FROM ${topics} t
+        WHERE t.${at} >= ${from} AND ($1::text IS NULL OR t.topic_name = (SELECT topic_name FROM queue WHERE name = $1))
+        GROUP BY 1)
      SELECT slots.at, coalesce(p.published, 0)::int AS published, coalesce(c.enqueued, 0)::int AS enqueued,
             coalesce(c.delivered, 0)::int AS delivered, coalesce(c.acked, 0)::int AS acked, coalesce(c.nacked, 0)::int AS nacked,
             coalesce(c.dead, 0)::int AS dead, coalesce(c.redelivered, 0)::int AS redelivered,
-            coalesce(c.replayed, 0)::int AS replayed, d.depth::int AS depth
-       FROM slots LEFT JOIN counts c USING (at) LEFT JOIN publishes p USING (at) LEFT JOIN depths d USING (at)
-      ORDER BY slots.at`,
-    [query.queue, new Date(query.fromMs).toISOString(), query.resolutionSeconds],
-  );
+            coalesce(c.replayed, 0)::int AS replayed, CASE WHEN l.bucket IS NOT NULL THEN coalesce(c.depth, 0)::int END AS depth
+       FROM slots LEFT JOIN counts c USING (at) LEFT JOIN publishes p USING (at) LEFT JOIN latest l USING (at)
+      ORDER BY slots.at`;
+};
+
+const SERIES_STATEMENTS = {
+  buckets: { name: 'rates_series_buckets', text: SERIES('buckets') },
+  minutes: { name: 'rates_series_minutes', text: SERIES('minutes') },
+};
+
+/**
+ * Dense buckets of `resolutionSeconds` from the one holding `fromMs` to the current one: of one
+ * queue (`published` then counts publishes to its topic) or, with `queue` null, summed over all.
+ * From `minutes` the resolution must be a multiple of 60. Reads the source's time index over the
+ * window only: a day of 50 queues from minutes is 72,000 rows (bench/ratesExplain.ts for the cost).
+ */
+export async function ratesSeries(
+  db: Queryable,
+  query: { queue: string | null; fromMs: number; resolutionSeconds: number; source: RateSource },
+): Promise<RateBucketRow[]> {
+  const { rows } = await db.query<RateBucketRow>({
+    ...SERIES_STATEMENTS[query.source],
+    values: [query.queue, new Date(query.fromMs).toISOString(), query.resolutionSeconds],
+  });
   return rows;
 }
 

@@ -10,20 +10,18 @@ export interface OverviewRow {
 }
 
 /**
- * Broker-wide counts (messages waiting behind their ordering key count as PENDING). PENDING and UNACKED are counted in the live table along its two partial
- * indexes; acked comes from the per-queue counters, never from the acked history, so the cost
- * does not grow with history.
+ * Broker-wide counts (messages waiting behind their ordering key count as PENDING), from the
+ * per-queue counters (migration 0013): 16 rows per queue, whatever the backlog. Counting the
+ * live table instead took 130 ms with 1,000,000 pending (2.4 ms with none).
  */
 export async function statsOverview(db: Queryable): Promise<OverviewRow> {
-  const { rows } = await db.query<OverviewRow>(
-    `SELECT ((SELECT count(*) FROM message WHERE status = 'PENDING')
-              + (SELECT count(*) FROM message WHERE status = 'BLOCKED'))::int AS pending,
-            (SELECT count(*) FROM message WHERE status = 'UNACKED')::int AS unacked,
-            (SELECT coalesce(sum(acked), 0) FROM queue_counter)::int AS acked,
-            (SELECT count(*) FROM message_dead)::int AS dead,
-            (SELECT count(*) FROM topic)::int AS topics,
-            (SELECT count(*) FROM queue)::int AS queues`,
-  );
+  const { rows } = await db.query<OverviewRow>({
+    name: 'stats_overview',
+    text: `SELECT coalesce(sum(pending), 0)::int AS pending, coalesce(sum(unacked), 0)::int AS unacked,
+            coalesce(sum(acked), 0)::int AS acked, coalesce(sum(dead), 0)::int AS dead,
+            (SELECT count(*) FROM topic)::int AS topics, (SELECT count(*) FROM queue)::int AS queues
+       FROM queue_counter`,
+  });
   return rows[0];
 }
 
@@ -38,23 +36,23 @@ export interface QueueStatsRow {
 }
 
 /**
- * Per-queue counts, each read along an index of its own table (no scan of history). The oldest
- * pending age is that of the next message to be delivered, counted from publication and only once
- * it is available (a delayed message is not yet late).
+ * Per-queue counts from the counters (16 rows per queue, whatever the backlog; counting took 135 ms
+ * for the dashboard's queue list with 1,000,000 pending). The oldest pending age is that of the
+ * next message to be delivered, the head of the claim index (one row per queue), counted from
+ * publication and only once it is available (a delayed message is not yet late).
  */
 export async function statsByQueue(db: Queryable): Promise<QueueStatsRow[]> {
-  const { rows } = await db.query<QueueStatsRow>(
-    `SELECT q.name AS queue, q.topic_name AS topic,
-            ((SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'PENDING')
-              + (SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'BLOCKED'))::int AS pending,
-            (SELECT count(*) FROM message m WHERE m.queue_name = q.name AND m.status = 'UNACKED')::int AS unacked,
-            (SELECT coalesce(sum(k.acked), 0) FROM queue_counter k WHERE k.queue_name = q.name)::int AS acked,
-            (SELECT count(*) FROM message_dead d WHERE d.queue_name = q.name)::int AS dead,
+  const { rows } = await db.query<QueueStatsRow>({
+    name: 'stats_by_queue',
+    text: `SELECT q.name AS queue, q.topic_name AS topic, coalesce(k.pending, 0)::int AS pending,
+            coalesce(k.unacked, 0)::int AS unacked, coalesce(k.acked, 0)::int AS acked, coalesce(k.dead, 0)::int AS dead,
             coalesce((SELECT floor(extract(epoch FROM now() - m.published_at)) FROM message m
                        WHERE m.queue_name = q.name AND m.status = 'PENDING' AND m.available_at <= now()
                        ORDER BY m.available_at, m.seq LIMIT 1), 0)::int AS oldest_pending_age_seconds
        FROM queue q
+       LEFT JOIN (SELECT queue_name, sum(pending) AS pending, sum(unacked) AS unacked, sum(acked) AS acked, sum(dead) AS dead
+                    FROM queue_counter GROUP BY 1) k ON k.queue_name = q.name
       ORDER BY q.name`,
-  );
+  });
   return rows;
 }

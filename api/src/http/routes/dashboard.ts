@@ -16,13 +16,13 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
     method: 'GET',
     path: '/dashboard/overview',
     options: access('view'),
-    handler: () => statsOverview(ctx.pool),
+    handler: () => statsOverview(ctx.dashboardPool),
   });
   server.route({
     method: 'GET',
     path: '/dashboard/queues',
     options: access('view'),
-    handler: () => queueStatsWithActivity(ctx.pool),
+    handler: () => queueStatsWithActivity(ctx.dashboardPool),
   });
   server.route<{ Query: { queue?: string; window_seconds: number; resolution_seconds: number } }>({
     method: 'GET',
@@ -38,7 +38,7 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
       },
     },
     handler: (request) =>
-      rateSeries(ctx.pool, {
+      rateSeries(ctx.dashboardPool, {
         queue: request.query.queue,
         windowSeconds: request.query.window_seconds,
         resolutionSeconds: request.query.resolution_seconds,
@@ -48,7 +48,7 @@ export function dashboardRoutes(server: Server, ctx: AppContext): void {
     method: 'GET',
     path: '/dashboard/dlq',
     options: { ...access('view'), validate: { query: Joi.object({ queue: name, reason: deadReason, ...pageQuery }) } },
-    handler: (request) => listDeadMessages(ctx.pool, request.query),
+    handler: (request) => listDeadMessages(ctx.dashboardPool, request.query),
   });
   server.route<{ Params: { id: string } }>({
     method: 'DELETE',

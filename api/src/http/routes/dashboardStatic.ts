@@ -11,7 +11,7 @@ export const DASHBOARD_DIST = fileURLToPath(new URL('../../../../dashboard/dist'
  * Paths the broker itself answers. An unknown one is the API's JSON 404, never the dashboard's
  * page: a program calling a wrong URL must not get HTML back with a 200.
  */
-const SERVER_PATHS = /^(api|actuator|ws|swagger-ui)(\/|$)|^openapi\.yaml$/;
+const SERVER_PATHS = /^(api|actuator|ws|swagger-ui)(\/|$)|^(openapi|asyncapi)\.yaml$/;
 
 /** A last segment with an extension asks for a file; a missing one is a 404, not the page. */
 const LOOKS_LIKE_FILE = /\.[A-Za-z0-9]+$/;

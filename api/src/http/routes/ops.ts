@@ -1,26 +1,56 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ServerRoute } from '@hapi/hapi';
+import type { Server, ServerRoute } from '@hapi/hapi';
 import { UnavailableError } from '../../errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/errors.js';
 import { DatabaseHealth } from '../../db/health.js';
+import { readinessOf } from '../../lifecycle/readiness.js';
+import type { ServiceHealth } from '../../lifecycle/service.js';
+import { realtimeHub } from '../../realtime/plugin.js';
 import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 
+declare module '@hapi/hapi' {
+  interface ServerApplicationState {
+    /** Every service the instance runs (set by whoever starts them): what /actuator/health reads. */
+    serviceHealth?: () => ServiceHealth[];
+  }
+}
+
+/** Tells /actuator/health where the health of the instance's services comes from. */
+export function reportServiceHealth(server: Server, health: () => ServiceHealth[]): void {
+  server.app.serviceHealth = health;
+}
+
+/**
+ * UP, DEGRADED (serving; background services named, never their errors: anyone may ask), or DOWN
+ * as 503 in the error shape: the database does not answer, a connection the instance serves with
+ * is lost, or it is stopping. The database is asked on a connection of the check's own.
+ */
+async function healthOf(server: Server, database: DatabaseHealth) {
+  if (!(await database.isUp())) throw new UnavailableError('Database unreachable', DATABASE_RETRY_AFTER_SECONDS);
+  // The WebSockets start and stop with this server, outside the services its owner holds.
+  const readiness = readinessOf([...(server.app.serviceHealth?.() ?? []), realtimeHub(server).health()]);
+  if (readiness.status !== 'DOWN') return readiness;
+  const names = readiness.services.join(', ');
+  if (readiness.why === 'stopping') throw new UnavailableError(`Not serving: ${names} not running`, undefined, 'shutting_down');
+  throw new UnavailableError(`Not serving: ${names} without a database connection, reconnecting`, DATABASE_RETRY_AFTER_SECONDS);
+}
+
 export const OPENAPI_PATH = fileURLToPath(new URL('../../../../openapi.yaml', import.meta.url));
+/** The streaming protocol's contract, beside the HTTP one (whose schemas it refers to). */
+export const ASYNCAPI_PATH = fileURLToPath(new URL('../../../../asyncapi.yaml', import.meta.url));
 
 export function opsRoutes(ctx: AppContext): ServerRoute[] {
   const openapi = readFileSync(OPENAPI_PATH, 'utf8');
+  const asyncapi = readFileSync(ASYNCAPI_PATH, 'utf8');
   const health = new DatabaseHealth(ctx.pool.options);
   return [
     {
       method: 'GET',
       path: '/actuator/health',
       options: access('none'),
-      handler: async () => {
-        if (!(await health.isUp())) throw new UnavailableError('Database unreachable', DATABASE_RETRY_AFTER_SECONDS);
-        return { status: 'UP' };
-      },
+      handler: (request) => healthOf(request.server, health),
     },
     {
       method: 'GET',
@@ -47,6 +77,12 @@ export function opsRoutes(ctx: AppContext): ServerRoute[] {
       path: '/openapi.yaml',
       options: access('none'),
       handler: (_request, h) => h.response(openapi).type('application/yaml'),
+    },
+    {
+      method: 'GET',
+      path: '/asyncapi.yaml',
+      options: access('none'),
+      handler: (_request, h) => h.response(asyncapi).type('application/yaml'),
     },
   ];
 }

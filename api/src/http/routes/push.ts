@@ -1,9 +1,11 @@
 import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import { clearPushEndpoint, getPushEndpoint, rotatePushSecret, setPushEndpoint } from '../../broker/pushEndpoints.js';
-import { access } from '../access.js';
+import { hasScope } from '../../auth/scopes.js';
+import { redactedUrl } from '../../push/redactedUrl.js';
+import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { bodyInteger, name } from '../schemas.js';
+import { bodyInteger, name, storableText } from '../schemas.js';
 
 const queueParams = Joi.object({ queue: name.required() });
 type QueueParams = { queue: string };
@@ -23,7 +25,8 @@ export function pushRoutes(server: Server, ctx: AppContext): void {
       validate: {
         params: queueParams,
         payload: Joi.object({
-          url: Joi.string().max(2048).required(),
+          // NUL is refused here, as in every text the broker stores (PostgreSQL cannot hold it).
+          url: storableText().max(2048).required(),
           max_in_flight: bodyInteger().min(1).max(100).default(4),
           timeout_seconds: bodyInteger().min(1).max(60).default(10),
         }).required(),
@@ -43,7 +46,10 @@ export function pushRoutes(server: Server, ctx: AppContext): void {
     method: 'GET',
     path: '/queues/{queue}/push',
     options: { ...access('view'), validate: { params: queueParams } },
-    handler: (request) => getPushEndpoint(ctx, request.params.queue),
+    handler: async (request) => {
+      const endpoint = await getPushEndpoint(ctx, request.params.queue);
+      return hasScope(principalOf(request), 'admin') ? endpoint : { ...endpoint, url: redactedUrl(endpoint.url) };
+    },
   });
   server.route<{ Params: QueueParams }>({
     method: 'DELETE',

@@ -11,6 +11,8 @@ export interface BenchRun {
   url: string;
   adminKey: string;
   settings: BenchSettings;
+  /** How single publishes go: over the stream (default) or one HTTP request each. */
+  transport?: 'stream' | 'http';
   /** Ends the run early (Ctrl-C); what was measured so far is reported. */
   interrupt: AbortSignal;
   progress: (line: string) => void;
@@ -28,7 +30,12 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
   const { settings } = run;
   // One attempt per request: a load test counts errors, it does not hide them behind retries. The
   // SDK sends over node:http with keep-alive, one socket per request in flight, as `npm run bench` does.
-  const client = (apiKey: string) => new run.sdk.MiniQueue({ url: run.url, apiKey, retry: { attempts: 1 } });
+  const clients: Sdk.MiniQueue[] = [];
+  const client = (apiKey: string) => {
+    const made = new run.sdk.MiniQueue({ url: run.url, apiKey, retry: { attempts: 1 }, transport: run.transport ?? 'stream' });
+    clients.push(made);
+    return made;
+  };
   const admin = client(run.adminKey);
   const topology = await createTopology(admin, settings.queues);
   try {
@@ -69,6 +76,7 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
     return benchReport(run.url, settings, stats, snapshot);
   } finally {
     for (const problem of await topology.remove()) run.warn(`Cleanup failed: ${problem}`);
+    clients.forEach((made) => made.close());
   }
 }
 

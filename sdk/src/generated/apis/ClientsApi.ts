@@ -145,7 +145,7 @@ export class ClientsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Revokes the client: its key stops working at once and its open WebSockets are closed. It disappears from the list; deleting it again is `404`. 
+     * Revokes the client: its key stops working at once and its open WebSockets are closed. It disappears from the list; deleting it again is `404`. Revoking the last active client with `admin` is `409` `last_admin`. 
      * Revoke a client
      */
     async deleteClientRaw(requestParameters: DeleteClientRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<void>> {
@@ -156,7 +156,7 @@ export class ClientsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Revokes the client: its key stops working at once and its open WebSockets are closed. It disappears from the list; deleting it again is `404`. 
+     * Revokes the client: its key stops working at once and its open WebSockets are closed. It disappears from the list; deleting it again is `404`. Revoking the last active client with `admin` is `409` `last_admin`. 
      * Revoke a client
      */
     async deleteClient(requestParameters: DeleteClientRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<void> {
@@ -311,7 +311,7 @@ export class ClientsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Replaces the scopes of an active client (validated as on registration: an unknown scope is `400` `unknown_scope`). Its key stays the same (rotate to change it) and is not returned; name, creation time and key prefix do not change either. What the new scopes no longer allow stops at once, on every instance: the broker that answers has already forgotten the old scopes, the others drop them when the change is announced. Open WebSockets the new scopes do not cover are closed with `1008` (`/ws/consume` of a queue no longer consumable, `/ws/monitor` without `view`); those still covered stay open. A WebSocket ticket not yet used is redeemed with the client\'s scopes at that moment. `404` when no active client has this name. `bootstrap-admin` may be changed like any client (as it may be revoked), but with `MINIQUEUE_BOOTSTRAP_ADMIN_KEY` set it is given back its key and `admin` at every start. 
+     * Replaces the scopes of an active client (validated as on registration: an unknown scope is `400` `unknown_scope`). Its key stays the same (rotate to change it) and is not returned; name, creation time and key prefix do not change either. What the new scopes no longer allow stops at once, on every instance: the broker that answers has already forgotten the old scopes, the others drop them when the change is announced. Open WebSockets the new scopes do not cover are closed with `1008` (`/ws/consume` of a queue no longer consumable, `/ws/monitor` without `view`); those still covered stay open. A WebSocket ticket not yet used is redeemed with the client\'s scopes at that moment. `404` when no active client has this name. `bootstrap-admin` may be changed like any client (as it may be revoked), but with `MINIQUEUE_BOOTSTRAP_ADMIN_KEY` set it is given back its key and `admin` at every start. Taking `admin` from the last active client that has it is `409` `last_admin` (give another client `admin` first), so that some key can always manage the broker. 
      * Change a client\'s scopes
      */
     async updateClientRaw(requestParameters: UpdateClientOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Client>> {
@@ -322,7 +322,7 @@ export class ClientsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Replaces the scopes of an active client (validated as on registration: an unknown scope is `400` `unknown_scope`). Its key stays the same (rotate to change it) and is not returned; name, creation time and key prefix do not change either. What the new scopes no longer allow stops at once, on every instance: the broker that answers has already forgotten the old scopes, the others drop them when the change is announced. Open WebSockets the new scopes do not cover are closed with `1008` (`/ws/consume` of a queue no longer consumable, `/ws/monitor` without `view`); those still covered stay open. A WebSocket ticket not yet used is redeemed with the client\'s scopes at that moment. `404` when no active client has this name. `bootstrap-admin` may be changed like any client (as it may be revoked), but with `MINIQUEUE_BOOTSTRAP_ADMIN_KEY` set it is given back its key and `admin` at every start. 
+     * Replaces the scopes of an active client (validated as on registration: an unknown scope is `400` `unknown_scope`). Its key stays the same (rotate to change it) and is not returned; name, creation time and key prefix do not change either. What the new scopes no longer allow stops at once, on every instance: the broker that answers has already forgotten the old scopes, the others drop them when the change is announced. Open WebSockets the new scopes do not cover are closed with `1008` (`/ws/consume` of a queue no longer consumable, `/ws/monitor` without `view`); those still covered stay open. A WebSocket ticket not yet used is redeemed with the client\'s scopes at that moment. `404` when no active client has this name. `bootstrap-admin` may be changed like any client (as it may be revoked), but with `MINIQUEUE_BOOTSTRAP_ADMIN_KEY` set it is given back its key and `admin` at every start. Taking `admin` from the last active client that has it is `409` `last_admin` (give another client `admin` first), so that some key can always manage the broker. 
      * Change a client\'s scopes
      */
     async updateClient(requestParameters: UpdateClientOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Client> {

@@ -174,7 +174,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. **Retrying is safe**: the same consumer identity acking a message it already acked gets `200` again (as long as the queue\'s acked retention keeps the message; with retention `0` it is `404`), so an ack whose answer was lost can be repeated. Concurrent acks are committed together, one transaction for many. 
+     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. **Retrying is safe**: the same consumer identity acking a message it already acked gets `200` again (as long as the queue\'s acked retention keeps the message; with retention `0` it is `404`), so an ack whose answer was lost can be repeated. Concurrent acks are committed together, one transaction for many. **Other queues**: a message of a queue the caller may not consume is the same `404` as an id that does not exist, so no credential learns of messages it may not settle; a credential with no consume scope at all is `403` before the id is looked up. The same holds for `nackMessage` and `extendLease`. 
      * Acknowledge a message
      */
     async ackMessageRaw(requestParameters: AckMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AckResult>> {
@@ -185,7 +185,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. **Retrying is safe**: the same consumer identity acking a message it already acked gets `200` again (as long as the queue\'s acked retention keeps the message; with retention `0` it is `404`), so an ack whose answer was lost can be repeated. Concurrent acks are committed together, one transaction for many. 
+     * Marks an UNACKED message ACKED (final). Succeeds while the message is UNACKED and held by the caller\'s consumer identity, even if its lease time has passed but it has not yet been redelivered. **Fencing**: once it has been redelivered, or is held by another consumer, or is not UNACKED, the ack is `409`. **Retrying is safe**: the same consumer identity acking a message it already acked gets `200` again (as long as the queue\'s acked retention keeps the message; with retention `0` it is `404`), so an ack whose answer was lost can be repeated. Concurrent acks are committed together, one transaction for many. **Other queues**: a message of a queue the caller may not consume is the same `404` as an id that does not exist, so no credential learns of messages it may not settle; a credential with no consume scope at all is `403` before the id is looked up. The same holds for `nackMessage` and `extendLease`. 
      * Acknowledge a message
      */
     async ackMessage(requestParameters: AckMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AckResult> {
@@ -235,7 +235,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Acks each listed message as `ackMessage` would (an id the caller had acked already is listed in `acked` again). The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message, `403` no consume scope for its queue, `409` not UNACKED or not held by the caller. 
+     * Acks each listed message as `ackMessage` would (an id the caller had acked already is listed in `acked` again). The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message (or one of a queue the caller may not consume, listed exactly as an unknown one), `409` not UNACKED or not held by the caller. 
      * Acknowledge up to 100 messages
      */
     async ackMessagesRaw(requestParameters: AckMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BatchAckResult>> {
@@ -246,7 +246,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Acks each listed message as `ackMessage` would (an id the caller had acked already is listed in `acked` again). The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message, `403` no consume scope for its queue, `409` not UNACKED or not held by the caller. 
+     * Acks each listed message as `ackMessage` would (an id the caller had acked already is listed in `acked` again). The request itself is `200`; every id that cannot be acked is listed in `failed` with an HTTP-like `status`: `404` unknown message (or one of a queue the caller may not consume, listed exactly as an unknown one), `409` not UNACKED or not held by the caller. 
      * Acknowledge up to 100 messages
      */
     async ackMessages(requestParameters: AckMessagesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BatchAckResult> {
@@ -374,7 +374,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Sets `lease_expires_at = now + seconds` for an UNACKED message held by the caller (same rules and `409` fencing as `ackMessage`). Use it to keep a long-running job from being redelivered. 
+     * Sets `lease_expires_at = now + seconds` for an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). Use it to keep a long-running job from being redelivered. 
      * Extend the lease of a message
      */
     async extendLeaseRaw(requestParameters: ExtendLeaseRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ExtendResult>> {
@@ -385,7 +385,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Sets `lease_expires_at = now + seconds` for an UNACKED message held by the caller (same rules and `409` fencing as `ackMessage`). Use it to keep a long-running job from being redelivered. 
+     * Sets `lease_expires_at = now + seconds` for an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). Use it to keep a long-running job from being redelivered. 
      * Extend the lease of a message
      */
     async extendLease(requestParameters: ExtendLeaseRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ExtendResult> {
@@ -491,7 +491,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Rejects an UNACKED message held by the caller (same rules and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). The body may be omitted. 
+     * Rejects an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). The body may be omitted. 
      * Reject a message
      */
     async nackMessageRaw(requestParameters: NackMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<NackResult>> {
@@ -502,7 +502,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Rejects an UNACKED message held by the caller (same rules and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). The body may be omitted. 
+     * Rejects an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). The body may be omitted. 
      * Reject a message
      */
     async nackMessage(requestParameters: NackMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<NackResult> {

@@ -26,6 +26,45 @@ import {
 export class OperationsApi extends runtime.BaseAPI {
 
     /**
+     * Creates request options for getAsyncApi without sending the request
+     */
+    async getAsyncApiRequestOpts(): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+
+        let urlPath = `/asyncapi.yaml`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The checked-in AsyncAPI 3.0 document of `/ws/v1/stream`, frame by frame. Its schemas refer to this document\'s (`./openapi.yaml#/components/schemas/…`), so a tool that reads it fetches `/openapi.yaml` beside it. 
+     * The AsyncAPI document of streams
+     */
+    async getAsyncApiRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<{ [key: string]: any; }>> {
+        const requestOptions = await this.getAsyncApiRequestOpts();
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse<any>(response);
+    }
+
+    /**
+     * The checked-in AsyncAPI 3.0 document of `/ws/v1/stream`, frame by frame. Its schemas refer to this document\'s (`./openapi.yaml#/components/schemas/…`), so a tool that reads it fetches `/openapi.yaml` beside it. 
+     * The AsyncAPI document of streams
+     */
+    async getAsyncApi(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<{ [key: string]: any; }> {
+        const response = await this.getAsyncApiRaw(initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for getHealth without sending the request
      */
     async getHealthRequestOpts(): Promise<runtime.RequestOpts> {
@@ -45,7 +84,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * `200` when the database is reachable, `503` (error shape) when it is not.
+     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). 
      * Health check
      */
     async getHealthRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Health>> {
@@ -56,7 +95,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * `200` when the database is reachable, `503` (error shape) when it is not.
+     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). 
      * Health check
      */
     async getHealth(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Health> {

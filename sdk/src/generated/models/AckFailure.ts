@@ -30,7 +30,7 @@ export interface AckFailure {
      */
     message_id: string;
     /**
-     * HTTP-like status (403, 404 or 409).
+     * HTTP-like status (403, 404 or 409; 503 when it was not acked and why could not be read, so that trying again is safe).
      * @type {number}
      * @memberof AckFailure
      */

@@ -44,6 +44,7 @@
  * | `message_not_dead` | 409 | Only a DEAD message can be replayed or deleted from the dead-letter queue. |
  * | `lease_lost` | 409 | Another consumer holds the message, or this consumer's lease ran out and it was redelivered. |
  * | `history_not_retained` | 409 | A replay from history would start before the queue's acked retention reaches back (or the queue keeps none). |
+ * | `last_admin` | 409 | The change would leave no active client with `admin` (its scope narrowed, or the client revoked); give another client `admin` first. |
  * | `payload_too_large` | 413 | The payload or the request body is over the limit. |
  * | `unsupported_media_type` | 415 | A request body that is not `application/json`. |
  * | `rate_limited` | 429 | Too many requests (or WebSockets, or failed handshakes); retry after `Retry-After`. |
@@ -87,6 +88,7 @@ export const ErrorCode = {
     MessageNotDead: 'message_not_dead',
     LeaseLost: 'lease_lost',
     HistoryNotRetained: 'history_not_retained',
+    LastAdmin: 'last_admin',
     PayloadTooLarge: 'payload_too_large',
     UnsupportedMediaType: 'unsupported_media_type',
     RateLimited: 'rate_limited',

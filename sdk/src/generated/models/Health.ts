@@ -21,6 +21,12 @@ export interface Health {
      * @memberof Health
      */
     status: HealthStatusEnum;
+    /**
+     * With `DEGRADED`, the services that report a problem, by name (never the problem itself).
+     * @type {Array<string>}
+     * @memberof Health
+     */
+    degraded?: Array<string>;
 }
 
 
@@ -28,7 +34,8 @@ export interface Health {
  * @export
  */
 export const HealthStatusEnum = {
-    Up: 'UP'
+    Up: 'UP',
+    Degraded: 'DEGRADED'
 } as const;
 export type HealthStatusEnum = typeof HealthStatusEnum[keyof typeof HealthStatusEnum];
 
@@ -38,8 +45,6 @@ export type HealthStatusEnum = typeof HealthStatusEnum[keyof typeof HealthStatus
  */
 export function instanceOfHealth(value: object): value is Health {
     if (!('status' in value) || value['status'] === undefined) return false;
-    if (value['status'] !== 'UP') return false;
-    
     return true;
 }
 
@@ -54,6 +59,7 @@ export function HealthFromJSONTyped(json: any, ignoreDiscriminator: boolean): He
     return {
         
         'status': json['status'],
+        'degraded': json['degraded'] == null ? undefined : json['degraded'],
     };
 }
 
@@ -69,6 +75,7 @@ export function HealthToJSONTyped(value?: Health | null, ignoreDiscriminator: bo
     return {
         
         'status': value['status'],
+        'degraded': value['degraded'],
     };
 }
 

@@ -16,7 +16,7 @@ import { mapValues } from '../runtime.js';
  */
 export interface HistoryReplayRequest {
     /**
-     * Replay messages published at or after this time.
+     * Replay messages published at or after this time: RFC 3339, with a four-digit year (0001 to 9999, also once converted to UTC); an expanded year such as `+010000` is `400`.
      * @type {Date}
      * @memberof HistoryReplayRequest
      */

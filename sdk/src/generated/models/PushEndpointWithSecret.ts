@@ -24,7 +24,7 @@ export interface PushEndpointWithSecret {
      */
     queue: string;
     /**
-     * 
+     * The URL as set; for a caller without `admin`, with its query string shown as `?redacted`.
      * @type {string}
      * @memberof PushEndpointWithSecret
      */

@@ -70,7 +70,7 @@ export interface RateBucket {
      */
     replayed: number;
     /**
-     * PENDING messages at the end of the bucket (its last sample); null when none was taken. The depth is sampled every 5 seconds while fewer than 100,000 messages are pending in all, once a minute above, so at 5-second resolution a busy broker's depth has gaps.
+     * PENDING messages at the end of the bucket (its last sample); null when none was taken (every 5-second bucket in which an instance wrote its counts is sampled).
      * @type {number}
      * @memberof RateBucket
      */

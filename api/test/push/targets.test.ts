@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PushTargets } from '../../src/push/targets.js';
+import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { capturedLogLines } from '../helpers/logCapture.js';
+import { topology } from '../helpers/fixtures.js';
+import { PUSH_ENV } from './support.js';
+
+/** What production allows: any public address, https only. */
+const production = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false });
+const REFUSED = /is a private, loopback or reserved address/;
+
+describe('IPv6 addresses that carry an IPv4 address are judged by the IPv4 address they carry', () => {
+  it.each([
+    ['IPv4-compatible (::/96), loopback', 'https://[::127.0.0.1]/', '127.0.0.1'],
+    ['IPv4-compatible (::/96), private', 'https://[::a00:1]/', '10.0.0.1'],
+    ['IPv4-mapped (::ffff:0:0/96)', 'https://[::ffff:169.254.169.254]/', '169.254.169.254'],
+    ['6to4 (2002::/16), loopback', 'https://[2002:7f00:1::]/', '127.0.0.1'],
+    ['6to4 (2002::/16), link-local metadata', 'https://[2002:a9fe:a9fe::1]/', '169.254.169.254'],
+    ['local-use NAT64 (64:ff9b:1::/48)', 'https://[64:ff9b:1::7f00:1]/', '127.0.0.1'],
+    ['well-known NAT64 (64:ff9b::/96)', 'https://[64:ff9b::c0a8:101]/', '192.168.1.1'],
+    ['Teredo (2001::/32), private client', 'https://[2001:0:5ef5:79fb::f5ff:fffe]/', '10.0.0.1'],
+    ['Teredo (2001::/32), loopback server', 'https://[2001:0:7f00:1::a247:27dd]/', '127.0.0.1'],
+  ])('%s is refused, naming the IPv4 address', async (_form, url, ipv4) => {
+    const refusal = production.check(url);
+    await expect(refusal).rejects.toThrow(REFUSED);
+    await expect(refusal).rejects.toThrow(ipv4);
+  });
+
+  it.each([
+    ['6to4 of a public address', 'https://[2002:5db8:d822::1]/'],
+    ['Teredo with a public server and client', 'https://[2001:0:5ef5:79fb::a247:27dd]/'],
+    ['IPv4-compatible form of a public address', 'https://[::5db8:d822]/'],
+    ['a plain public IPv6 address', 'https://[2606:2800:220:1:248:1893:25c8:1946]/'],
+  ])('%s is accepted', async (_form, url) => {
+    await expect(production.check(url)).resolves.toMatchObject({ url: new URL(url) });
+  });
+
+  it('a name that resolves to such an address is refused too', async () => {
+    const resolving = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false }, async () => [{ address: '2002:a00:1::1', family: 6 }]);
+    await expect(resolving.check('https://hooks.example.com/')).rejects.toThrow(/embeds 10\.0\.0\.1/);
+  });
+
+  it('an allowed network lets its own addresses through, not the IPv4 addresses other forms carry', async () => {
+    const allowing = new PushTargets({ publicTargets: false, allowedNetworks: ['127.0.0.0/8'], allowHttpLoopback: false });
+    await expect(allowing.check('https://127.0.0.1/')).resolves.toMatchObject({ address: '127.0.0.1' });
+    await expect(allowing.check('https://[2002:7f00:1::]/')).rejects.toThrow(REFUSED);
+  });
+});
+
+describe('push endpoints over HTTP', () => {
+  let mq: TestBroker;
+  beforeAll(async () => {
+    mq = await startTestBroker({ env: PUSH_ENV });
+    await topology(mq, 'targets', [{ name: 'targets-q' }]);
+  });
+  afterAll(() => mq.stop());
+
+  const setPush = (url: string) => mq.request('PUT', '/api/v1/queues/targets-q/push', { body: { url }, key: mq.adminKey });
+
+  it('a URL with a NUL is 400 naming the url, and nothing is stored or logged as an error', async () => {
+    for (const url of ['http://127.0.0.1:9/hook\u0000x', 'http://127.0.0.1:9/hook?token=a\u0000b']) {
+      const refused = await setPush(url);
+      expect(refused.status, JSON.stringify(url)).toBe(400);
+      expect(refused.body.errors[0].field).toBe('url');
+    }
+    expect((await mq.get('/api/v1/queues/targets-q/push', mq.adminKey)).body.code).toBe('push_endpoint_not_found');
+    expect(capturedLogLines().filter((line) => line.startsWith('{') && JSON.parse(line).level >= 50)).toEqual([]);
+  });
+
+  it('shows admins the whole URL, and others the URL without its query string', async () => {
+    const url = 'http://127.0.0.1:9/hooks/orders?token=s3cr3t-value&team=ops';
+    expect((await setPush(url)).status).toBe(201);
+    const viewer = await mq.clientKey('targets-viewer', ['view']);
+    expect((await mq.get('/api/v1/queues/targets-q/push', mq.adminKey)).body.url).toBe(url);
+    const seen = await mq.get('/api/v1/queues/targets-q/push', viewer);
+    expect(seen.status).toBe(200);
+    expect(seen.body.url).toBe('http://127.0.0.1:9/hooks/orders?redacted');
+    expect(JSON.stringify(seen.body)).not.toContain('s3cr3t');
+  });
+
+  it('a URL without a query string is shown whole to everyone', async () => {
+    expect((await setPush('http://127.0.0.1:9/plain')).status).toBe(200);
+    const viewer = await mq.clientKey('targets-viewer-2', ['view']);
+    expect((await mq.get('/api/v1/queues/targets-q/push', viewer)).body.url).toBe('http://127.0.0.1:9/plain');
+  });
+});

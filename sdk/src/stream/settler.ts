@@ -1,0 +1,119 @@
+import { AckResultStatusEnum, type AckResult, type ExtendResult, type NackResult } from '../generated/index.js';
+import { errorFromBody } from '../http/responseError.js';
+import { MAX_ACK_IDS, type BrokerFrame, type ClientFrame } from './frames.js';
+
+interface Waiter<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/** A settle frame sent (or to be sent) and whoever waits for its answer. */
+interface Settle {
+  frame: ClientFrame & { ref: number };
+  answer(frame: BrokerFrame): void;
+  fail(error: unknown): void;
+}
+
+export interface SettlerLink {
+  /** Queues a frame for this turn's message; false when the stream is not open. */
+  send(frame: ClientFrame): boolean;
+  /** Runs `prepare` right before this turn's frames are written. */
+  beforeFlush(prepare: () => void): void;
+}
+
+/**
+ * Acks, nacks and extends by frame, each with a `ref` so its answer (or failure) reaches the caller.
+ * The acks of one turn become one `ack` frame with many ids (up to 1,000 a frame). Settles issued
+ * while the stream is down, and those unanswered when it went down, are sent once it is back:
+ * the lease belongs to the consumer identity, which a new stream keeps.
+ */
+export class Settler {
+  private nextRef = 1;
+  private acks = new Map<string, Array<Waiter<AckResult>>>();
+  private readonly open = new Map<number, Settle>();
+
+  constructor(private readonly link: SettlerLink) {}
+
+  /** Settles waiting for an answer. */
+  get size(): number {
+    return this.open.size + this.acks.size;
+  }
+
+  ack(messageId: string): Promise<AckResult> {
+    return new Promise((resolve, reject) => {
+      if (this.acks.size === 0) this.link.beforeFlush(() => this.flushAcks());
+      const waiters = this.acks.get(messageId) ?? [];
+      waiters.push({ resolve, reject });
+      this.acks.set(messageId, waiters);
+    });
+  }
+
+  nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string }): Promise<NackResult> {
+    return new Promise((resolve, reject) => {
+      const frame = { type: 'nack' as const, id: messageId, requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason };
+      this.start(frame, (answer) => {
+        if (answer.type === 'nacked') resolve({ message_id: answer.message_id, status: answer.status as NackResult['status'] });
+        else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
+      }, reject);
+    });
+  }
+
+  extend(messageId: string, seconds: number): Promise<ExtendResult> {
+    return new Promise((resolve, reject) => {
+      this.start({ type: 'extend', id: messageId, seconds }, (answer) => {
+        if (answer.type === 'extended') resolve({ message_id: answer.message_id, lease_expires_at: new Date(answer.lease_expires_at) });
+        else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
+      }, reject);
+    });
+  }
+
+  /** Handles `acked`, `nacked`, `extended` and an `error` naming a ref of ours; false otherwise. */
+  answer(frame: BrokerFrame): boolean {
+    const ref = 'ref' in frame ? frame.ref : undefined;
+    if (ref === undefined || !['acked', 'nacked', 'extended', 'error'].includes(frame.type)) return false;
+    const settle = this.open.get(ref);
+    if (!settle) return false;
+    this.open.delete(ref);
+    settle.answer(frame);
+    return true;
+  }
+
+  /** Sends again every settle still unanswered (the stream came back). */
+  resend(): void {
+    for (const settle of this.open.values()) this.link.send(settle.frame);
+  }
+
+  failAll(error: unknown): void {
+    const open = [...this.open.values()];
+    this.open.clear();
+    const acks = [...this.acks.values()].flat();
+    this.acks.clear();
+    open.forEach((settle) => settle.fail(error));
+    acks.forEach((waiter) => waiter.reject(error));
+  }
+
+  private start(frame: ClientFrame, answer: (frame: BrokerFrame) => void, fail: (error: unknown) => void): void {
+    const settle: Settle = { frame: { ...frame, ref: this.nextRef++ }, answer, fail };
+    this.open.set(settle.frame.ref, settle);
+    this.link.send(settle.frame);
+  }
+
+  private flushAcks(): void {
+    const acks = this.acks;
+    this.acks = new Map();
+    const ids = [...acks.keys()];
+    for (let start = 0; start < ids.length; start += MAX_ACK_IDS) {
+      const chunk = ids.slice(start, start + MAX_ACK_IDS);
+      const waiters = (id: string) => acks.get(id) ?? [];
+      this.start({ type: 'ack', ids: chunk }, (answer) => {
+        if (answer.type === 'error') return chunk.forEach((id) => waiters(id).forEach((w) => w.reject(errorFromBody(answer.status, answer))));
+        if (answer.type !== 'acked') return;
+        for (const id of answer.acked) waiters(id).forEach((w) => w.resolve({ message_id: id, status: AckResultStatusEnum.Acked }));
+        for (const failure of answer.failed) waiters(failure.message_id).forEach((w) => w.reject(errorFromBody(failure.status, failure)));
+        const answered = new Set([...answer.acked, ...answer.failed.map((failure) => failure.message_id)]);
+        const silent = chunk.filter((id) => !answered.has(id));
+        silent.forEach((id) => waiters(id).forEach((w) => w.reject(new Error(`The broker did not answer the ack of ${id}`))));
+      }, (error) => chunk.forEach((id) => waiters(id).forEach((w) => w.reject(error))));
+    }
+  }
+}

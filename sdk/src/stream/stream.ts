@@ -1,0 +1,139 @@
+import { ConnectionError } from '../errors.js';
+import type { AckResult, ExtendResult, NackResult, PublishResult } from '../generated/index.js';
+import type { RetryPolicy } from '../http/retryPolicy.js';
+import type { SocketEndpoint } from '../realtime/socket.js';
+import type { Schedule } from './batcher.js';
+import { StreamConnection } from './connection.js';
+import type { BrokerFrame } from './frames.js';
+import { Publisher, type PublishFields } from './publisher.js';
+import { Settler } from './settler.js';
+import { socketOpener, streamUrl, type OpenStreamSocket } from './socket.js';
+import { Subscriptions, type StreamSubscription, type SubscriptionHandlers } from './subscription.js';
+
+export interface StreamClientOptions {
+  endpoint: SocketEndpoint;
+  /** Sent as the `instance` query parameter: with the key's client it is the consumer identity. */
+  instanceId?: string;
+  /** Reconnect backoff; after `attempts` failed attempts in a row, waiting calls fail. */
+  retry: RetryPolicy;
+  /** Told once, when streaming turns out not to work here. */
+  warn(message: string): void;
+  open?: OpenStreamSocket;
+  schedule?: Schedule;
+}
+
+/** A stream cannot be used by this client: the call should go over HTTP instead. */
+export class StreamUnavailableError extends Error {
+  constructor(readonly reason: Error) {
+    super(`Streaming is unavailable: ${reason.message}`, { cause: reason });
+    this.name = 'StreamUnavailableError';
+  }
+}
+
+/**
+ * A client's one shared stream: publishes pipelined with confirms, subscriptions with prefetch,
+ * and acks, nacks and extends by frame. Every call answers as its HTTP counterpart does, or
+ * rejects with StreamUnavailableError when streams cannot work here, for the caller to use HTTP.
+ */
+export class StreamClient {
+  private readonly connection: StreamConnection;
+  private readonly publisher: Publisher;
+  private readonly settler: Settler;
+  private readonly subscriptions: Subscriptions;
+  private unavailable: StreamUnavailableError | undefined;
+
+  constructor(private readonly options: StreamClientOptions) {
+    this.publisher = new Publisher((frame) => this.connection.send(frame));
+    this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) });
+    this.subscriptions = new Subscriptions((frame) => this.connection.send(frame));
+    this.connection = new StreamConnection({
+      open: options.open ?? socketOpener(options.endpoint),
+      url: (resume) => streamUrl(options.endpoint, { instance: options.instanceId, resume }),
+      backoff: options.retry,
+      schedule: options.schedule,
+      handlers: {
+        opened: (welcome) => this.opened(welcome.resumed),
+        frame: (frame) => this.answer(frame),
+        lost: (error, failures) => this.lost(error, failures),
+        unavailable: (reason) => this.giveUp(reason),
+        busy: () => this.busy(),
+      },
+    });
+  }
+
+  /** False once streams turned out not to work here: every call then rejects with StreamUnavailableError. */
+  get available(): boolean {
+    return this.unavailable === undefined;
+  }
+
+  publish(fields: PublishFields, signal?: AbortSignal): Promise<PublishResult> {
+    return this.track(() => this.publisher.publish(fields, signal));
+  }
+
+  subscribe(queue: string, prefetch: number, handlers: SubscriptionHandlers): Promise<StreamSubscription> {
+    return this.track(() => this.subscriptions.subscribe(queue, prefetch, handlers));
+  }
+
+  ack(messageId: string): Promise<AckResult> {
+    return this.track(() => this.settler.ack(messageId));
+  }
+
+  nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string }): Promise<NackResult> {
+    return this.track(() => this.settler.nack(messageId, options));
+  }
+
+  extend(messageId: string, seconds: number): Promise<ExtendResult> {
+    return this.track(() => this.settler.extend(messageId, seconds));
+  }
+
+  /** Closes the stream; calls still waiting on it reject with ConnectionError. */
+  close(): void {
+    this.connection.close();
+    this.failAll(new ConnectionError({ status: 0, message: 'The client was closed' }));
+  }
+
+  private track<T>(call: () => Promise<T>): Promise<T> {
+    if (this.unavailable) return Promise.reject(this.unavailable);
+    const promise = call();
+    this.connection.connect();
+    this.connection.hold(true);
+    const settled = () => this.connection.hold(this.busy());
+    promise.then(settled, settled);
+    return promise;
+  }
+
+  private opened(resumed: boolean): void {
+    this.publisher.resend();
+    this.settler.resend();
+    this.subscriptions.reopened(resumed);
+  }
+
+  private answer(frame: BrokerFrame): void {
+    if (this.publisher.answer(frame) || this.settler.answer(frame)) return;
+    this.subscriptions.answer(frame);
+  }
+
+  private lost(error: Error, failures: number): void {
+    if (failures < this.options.retry.attempts) return;
+    // As an HTTP call gives up after its attempts: what waits for an answer fails; subscriptions keep trying.
+    const failure = error instanceof ConnectionError ? error : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });
+    this.publisher.failAll(failure);
+    this.settler.failAll(failure);
+  }
+
+  private giveUp(reason: Error): void {
+    this.unavailable = new StreamUnavailableError(reason);
+    this.options.warn(`MiniQueue: streaming is unavailable (${reason.message}); using HTTP instead`);
+    this.failAll(this.unavailable);
+  }
+
+  private failAll(error: unknown): void {
+    this.publisher.failAll(error);
+    this.settler.failAll(error);
+    this.subscriptions.failAll(error);
+  }
+
+  private busy(): boolean {
+    return this.publisher.size > 0 || this.settler.size > 0 || this.subscriptions.size > 0;
+  }
+}

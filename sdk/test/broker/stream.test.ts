@@ -1,0 +1,127 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { startTestBroker } from '../../../api/test/helpers/broker.js';
+import { MiniQueue, NotFoundError, UnauthorizedError, type ProcessedEvent } from '../../src/index.js';
+import { brokerForFile, until, type SdkBroker } from '../helpers/broker.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
+
+let env: SdkBroker;
+let admin: MiniQueue;
+brokerForFile((started) => {
+  env = started;
+  admin = started.admin;
+});
+
+// The broker's side of /ws/v1/stream lives in api/src/stream/; until it is there, only the fallback can be tested.
+const streamDir = new URL('../../../api/src/stream/', import.meta.url);
+const brokerStreams = existsSync(streamDir) && readdirSync(streamDir).some((file) => file.endsWith('.ts'));
+
+/** Counts the WebSocket handshakes the broker is asked for, per path. */
+function countUpgrades(): Map<string, number> {
+  const counts = new Map<string, number>();
+  env.broker.broker.server.listener.on('upgrade', (request) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    counts.set(path, (counts.get(path) ?? 0) + 1);
+  });
+  return counts;
+}
+
+async function topicWithQueue(name: string) {
+  await admin.topics.create(name);
+  await admin.queues.create(name, name, { ackTimeoutSeconds: 30, maxRetries: 5 });
+}
+
+describe("transport 'http' and the fallback", () => {
+  it("transport 'http' publishes without any WebSocket", async () => {
+    await topicWithQueue('plain');
+    const upgrades = countUpgrades();
+    const client = await env.client('plain-producer', ['publish:plain'], { transport: 'http' });
+    const result = await client.publish('plain', 'hello');
+    expect(result.message_ids).toHaveLength(1);
+    expect(upgrades.size).toBe(0);
+    client.close();
+  });
+
+  it('a refused handshake falls back to HTTP, told once, with the typed error HTTP gives', async () => {
+    const warnings: string[] = [];
+    const client = new MiniQueue({ url: env.broker.url, apiKey: 'mq_wrong', logger: { warn: (message) => warnings.push(message) } });
+    await expect(client.publish('plain', 'a')).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(client.publish('plain', 'b')).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/streaming is unavailable/);
+    client.close();
+  });
+});
+
+describe.skipIf(!brokerStreams)('over the stream', () => {
+  it('publishes with confirms carrying ids; 1,000 concurrent publishes are stored once each', async () => {
+    await topicWithQueue('many');
+    const upgrades = countUpgrades();
+    const client = await env.client('many-producer', ['publish:many']);
+    const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => client.publish('many', `m${i}`)));
+    expect(new Set(results.map((result) => result.message_ids[0])).size).toBe(1000);
+    expect(results.every((result) => result.queues.includes('many') && !result.duplicate)).toBe(true);
+    expect(upgrades.get('/ws/v1/stream')).toBe(1);
+    const counts = (await admin.dashboard.queues()).find((stats) => stats.queue === 'many')!;
+    expect(counts.pending).toBe(1000);
+    client.close();
+  });
+
+  it('a reject is the typed error HTTP would give', async () => {
+    const client = await env.client('lost-producer', ['publish:*']);
+    await expect(client.publish('no-such-topic', 'x')).rejects.toBeInstanceOf(NotFoundError);
+    const elsewhere = await env.client('scoped-producer', ['publish:other']);
+    await expect(elsewhere.publish('many', 'x')).rejects.toMatchObject({ status: 403, code: 'scope_required' });
+    client.close();
+    elsewhere.close();
+  });
+
+  it('the consumer acks and nacks over the stream as over HTTP', async () => {
+    await topicWithQueue('work');
+    const producer = await env.client('work-producer', ['publish:work']);
+    for (let i = 0; i < 30; i++) await producer.publish('work', i % 3 === 0 ? `fail ${i}` : `ok ${i}`);
+    const consumerClient = await env.client('work-consumer', ['consume:work']);
+    const events: ProcessedEvent[] = [];
+    const consumer = consumerClient.consumer('work', (message) => {
+      if (message.payload.startsWith('fail') && message.retry_count === 0) throw new Error('first try fails');
+    }, { concurrency: 4, nackDelay: 0 });
+    consumer.on('processed', (event) => events.push(event));
+    consumer.on('error', () => undefined);
+    consumer.start();
+    await until(() => events.filter((event) => event.outcome === 'acked').length === 30, 30_000, '30 acks');
+    await consumer.stop();
+    expect(events.filter((event) => event.outcome === 'requeued')).toHaveLength(10);
+    const counts = (await admin.dashboard.queues()).find((stats) => stats.queue === 'work')!;
+    expect(counts).toMatchObject({ pending: 0, unacked: 0, acked: 30 });
+    producer.close();
+    consumerClient.close();
+  });
+
+  it('a broker restarted mid-stream: the client reconnects and every unconfirmed publish is stored once', async () => {
+    const first = await startTestBroker({ listen: true });
+    const proxy = await startTcpProxy(first.url);
+    let second: Awaited<ReturnType<typeof startTestBroker>> | undefined;
+    try {
+      const boss = new MiniQueue({ url: first.url, apiKey: first.adminKey, transport: 'http' });
+      await boss.topics.create('survive');
+      await boss.queues.create('survive', 'survive');
+      const client = new MiniQueue({ url: proxy.url, apiKey: first.adminKey, retry: { attempts: 30, baseDelayMs: 50, maxDelayMs: 300 } });
+      await client.publish('survive', 'warm-up');
+      const pending = Array.from({ length: 200 }, (_, i) => client.publish('survive', `p${i}`));
+      await first.stop();
+      proxy.cut();
+      second = await startTestBroker({ listen: true, databaseUrl: first.databaseUrl, adminKey: first.adminKey });
+      proxy.retarget(second.url);
+      const results = await Promise.all(pending);
+      expect(results).toHaveLength(200);
+      const listing = new MiniQueue({ url: second.url, apiKey: first.adminKey, transport: 'http' });
+      const payloads: string[] = [];
+      for await (const message of listing.queues.allMessages('survive')) payloads.push(message.payload);
+      expect(payloads.filter((payload) => payload.startsWith('p')).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `p${i}`).sort());
+      client.close();
+    } finally {
+      await proxy.close();
+      await second?.stop();
+    }
+  }, 120_000);
+});
