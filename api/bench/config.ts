@@ -11,7 +11,7 @@ export interface Bound {
   seconds: number;
 }
 
-export const PHASES = ['references', 'main', 'pending', 'history'] as const;
+export const PHASES = ['references', 'main', 'stream', 'rabbitmq', 'pending', 'history'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchConfig {
@@ -60,6 +60,37 @@ export interface BenchConfig {
   pgBossShortQueue: number;
   /** Milliseconds between wait-event samples. */
   sampleEveryMs: number;
+  /**
+   * BENCH_ONLY: the ids (as in the JSON) of the only reference, stream and RabbitMQ workloads to
+   * run; the HTTP phases (main, pending, history) then run only if BENCH_PHASES names them.
+   * null: everything.
+   */
+  only: string[] | null;
+  /** Stream publish with 1 in flight, and with `streamWindow` in flight (the same bounds for RabbitMQ's confirms). */
+  streamPublish1: Bound;
+  streamPublish: Bound;
+  streamWindow: number;
+  streamFanOut: Bound;
+  /** Stream consume + ack (and RabbitMQ's): the queue starts with `count` messages. */
+  streamConsume: Bound;
+  /** Consumers (streams; RabbitMQ connections) of the consume + ack workloads. */
+  streamConsumers: number;
+  /** Prefetch windows of the consume + ack workloads. */
+  streamPrefetches: number[];
+  latencyRate: number;
+  latencySeconds: number;
+  latencyWarmupSeconds: number;
+  /** Idle subscribed streams opened at once (BENCH_IDLE_STREAMS). */
+  idleStreams: number;
+  /** Seconds the idle streams are watched for the broker's CPU. */
+  idleSeconds: number;
+  /** Messages waiting for the subscriber that stops reading (BENCH_STALLED_MESSAGES), and how long it stops (BENCH_STALL_SECONDS). */
+  stalledMessages: number;
+  stallSeconds: number;
+  /** Milliseconds to let the broker settle before an RSS reading. */
+  rssSettleMs: number;
+  /** RabbitMQ: 'auto' (measured when installed, not in quick mode), 'on' (BENCH_RABBITMQ=1, quick too), 'off' (BENCH_RABBITMQ=0). */
+  rabbitmq: 'auto' | 'on' | 'off';
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -70,8 +101,8 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
-function phases(raw: string | undefined): Phase[] {
-  if (!raw) return [...PHASES];
+function phases(raw: string | undefined, only: string[] | null): Phase[] {
+  if (!raw) return only ? ['references', 'stream', 'rabbitmq'] : [...PHASES];
   const chosen = raw.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of chosen) {
     if (!(PHASES as readonly string[]).includes(name)) throw new Error(`BENCH_PHASES: unknown phase ${name} (known: ${PHASES.join(', ')})`);
@@ -81,9 +112,14 @@ function phases(raw: string | undefined): Phase[] {
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: string): BenchConfig {
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((id) => id.trim()).filter(Boolean) : null;
+  const rabbitSetting = env.BENCH_RABBITMQ ?? '';
+  if (!['', '0', '1'].includes(rabbitSetting)) throw new Error(`BENCH_RABBITMQ must be 0 or 1, got ${rabbitSetting}`);
   const common = {
     quick,
-    phases: phases(env.BENCH_PHASES),
+    only,
+    rabbitmq: rabbitSetting === '1' ? 'on' as const : rabbitSetting === '0' ? 'off' as const : 'auto' as const,
+    phases: phases(env.BENCH_PHASES, only),
     databaseUrl: env.BENCH_DATABASE_URL || undefined,
     outputDir: env.BENCH_OUTPUT_DIR || `${repoRoot}/artifacts/bench`,
     cpuProfDir: env.BENCH_CPU_PROF || undefined,
@@ -95,6 +131,10 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: 
     receiveSize: 100,
     wakeSettleMs: 20,
     sampleEveryMs: 20,
+    streamWindow: 256,
+    streamConsumers: positiveInt(env, 'BENCH_STREAM_CONSUMERS', 10),
+    streamPrefetches: [10, 100],
+    latencyRate: positiveInt(env, 'BENCH_LATENCY_RATE', 1_000),
   };
   if (quick) {
     return {
@@ -115,6 +155,17 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: 
       pgBossInsert: { count: 20, seconds: 0.5 },
       pgBossFetch: { count: 300, seconds: 0.5 },
       pgBossShortQueue: 100,
+      streamPublish1: { count: 100, seconds: 0.5 },
+      streamPublish: { count: 500, seconds: 0.5 },
+      streamFanOut: { count: 300, seconds: 0.5 },
+      streamConsume: { count: 400, seconds: 2 },
+      latencySeconds: 1,
+      latencyWarmupSeconds: 0.2,
+      idleStreams: positiveInt(env, 'BENCH_IDLE_STREAMS', 50),
+      idleSeconds: 0.5,
+      stalledMessages: positiveInt(env, 'BENCH_STALLED_MESSAGES', 2_000),
+      stallSeconds: positiveInt(env, 'BENCH_STALL_SECONDS', 2),
+      rssSettleMs: 300,
     };
   }
   return {
@@ -135,5 +186,21 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: 
     pgBossInsert: { count: 2_000, seconds: 10 },
     pgBossFetch: { count: 50_000, seconds: 10 },
     pgBossShortQueue: 1_000,
+    streamPublish1: { count: 10_000, seconds: 8 },
+    streamPublish: { count: 100_000, seconds: 10 },
+    streamFanOut: { count: 40_000, seconds: 10 },
+    streamConsume: { count: 60_000, seconds: 10 },
+    latencySeconds: 10,
+    latencyWarmupSeconds: 1,
+    idleStreams: positiveInt(env, 'BENCH_IDLE_STREAMS', 1_000),
+    idleSeconds: 5,
+    stalledMessages: positiveInt(env, 'BENCH_STALLED_MESSAGES', 100_000),
+    stallSeconds: positiveInt(env, 'BENCH_STALL_SECONDS', 60),
+    rssSettleMs: 2_000,
   };
+}
+
+/** Whether BENCH_ONLY lets the workload (or reference) `id` run. */
+export function wants(config: Pick<BenchConfig, 'only'>, id: string): boolean {
+  return config.only === null || config.only.includes(id);
 }

@@ -13,7 +13,7 @@ export interface Measurement {
   /** Stable key, used by the targets and in the JSON (compare runs by it). */
   id: string;
   label: string;
-  system: 'miniqueue' | 'postgres' | 'pg-boss';
+  system: 'miniqueue' | 'postgres' | 'pg-boss' | 'rabbitmq';
   messages: number;
   requests: number;
   seconds: number;
@@ -39,31 +39,37 @@ export interface MeasureOptions {
   id: string;
   label: string;
   system: Measurement['system'];
-  /** The database the workload writes to: sampled, and checkpointed first. */
-  databaseUrl: string;
+  /** The database the workload writes to: sampled, and checkpointed first (none: not PostgreSQL). */
+  databaseUrl?: string;
   /** The server's maintenance database, where the WAL is inspected. */
-  serverUrl: string;
-  brokers?: Broker[];
+  serverUrl?: string;
+  /** The broker processes whose CPU counts (MiniQueue brokers, or the RabbitMQ node). */
+  brokers?: Pick<Broker, 'cpuSeconds'>[];
   sampleEveryMs: number;
   log: (line: string) => void;
 }
+
+/** What a workload that does not touch PostgreSQL (RabbitMQ's) shows of it. */
+const NO_ACTIVITY: DatabaseActivity = { samples: 0, meanActive: 0, waits: [], walBytes: null, walRange: null };
 
 export async function measure(
   options: MeasureOptions,
   work: () => Promise<LoadResult & { extra?: Record<string, number> }>,
 ): Promise<Measurement> {
   options.log(`measuring: ${options.label}`);
-  await checkpoint(options.databaseUrl);
+  if (options.databaseUrl) await checkpoint(options.databaseUrl);
   const brokers = options.brokers ?? [];
   const cpuBefore = brokers.map((broker) => broker.cpuSeconds());
   const ownBefore = process.cpuUsage();
   const machineBefore = cpuSnapshot();
-  const { result, activity } = await sampled(options.databaseUrl, options.sampleEveryMs, work);
+  const { result, activity } = options.databaseUrl
+    ? await sampled(options.databaseUrl, options.sampleEveryMs, work)
+    : { result: await work(), activity: NO_ACTIVITY };
   const machineAfter = cpuSnapshot();
   const own = process.cpuUsage(ownBefore);
   const brokerCpu = brokers.length ? brokers.reduce((sum, broker, i) => sum + (broker.cpuSeconds() - cpuBefore[i]), 0) : null;
   const rate = result.seconds > 0 ? result.messages / result.seconds : 0;
-  const wal = activity.walRange ? await walBreakdown(options.serverUrl, activity.walRange) : null;
+  const wal = activity.walRange && options.serverUrl ? await walBreakdown(options.serverUrl, activity.walRange) : null;
   const measurement: Measurement = {
     id: options.id,
     label: options.label,

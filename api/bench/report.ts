@@ -1,6 +1,6 @@
 import type { Measurement } from './measure.js';
 import type { BenchResults, Latency, Target } from './results.js';
-import { BASELINE, PGBOSS_COUNTERPART, find, ratio } from './targets.js';
+import { BASELINE, PGBOSS_COUNTERPART, RABBIT_COUNTERPART, STREAM_PGBOSS_COUNTERPART, cpuMicrosPerMessage, find, findRabbit, ratio } from './targets.js';
 
 /** The text report: machine facts, references, one MiniQueue table, WAL, latencies, RSS, TARGETS. */
 
@@ -75,9 +75,80 @@ function workloadLines(results: BenchResults): string[] {
   ];
 }
 
+const micros = (m: Measurement | undefined) => {
+  const value = cpuMicrosPerMessage(m);
+  return Number.isFinite(value) ? `${value.toFixed(0)} µs` : '—';
+};
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** Stream figures as × RabbitMQ (same window or prefetch), × raw commits and × pg-boss. */
+function streamLines(results: BenchResults): string[] {
+  const stream = results.stream;
+  if (!stream) return ['MINIQUEUE over the stream: not run (BENCH_PHASES)'];
+  const raw = results.references.raw_insert?.rate;
+  const rows = stream.workloads.map((m) => {
+    const rabbitId = RABBIT_COUNTERPART[m.id];
+    const rabbit = rabbitId ? findRabbit(results, rabbitId) : undefined;
+    const boss = STREAM_PGBOSS_COUNTERPART[m.id];
+    const perFrame = m.extra.wsMessagesOut ? (m.requests / m.extra.wsMessagesOut).toFixed(1) : '—';
+    return [
+      m.label,
+      int(m.rate),
+      rabbit ? times(ratio(m.rate, rabbit.rate)) : '—',
+      times(ratio(m.rate, raw)),
+      boss ? `${times(ratio(m.rate, results.references[boss.id]?.rate))} ${boss.label}` : '—',
+      walCell(m),
+      micros(m),
+      perFrame,
+      others(m),
+      waits(m),
+    ];
+  });
+  const lines = [
+    `MINIQUEUE over the stream (/ws/v1/stream from this process, bench client on ws, 127.0.0.1; RabbitMQ: ${results.rabbitmq.status}${results.rabbitmq.version ? ` ${results.rabbitmq.version}` : ''})`,
+    ...table(['workload', 'msgs/s', '× RabbitMQ', '× raw', '× pg-boss', 'WAL B/msg (FPI)', 'CPU/msg', 'frames/ws msg', 'other cores', 'top wait events (share of active backends)'], rows),
+    '× RabbitMQ: over the RabbitMQ row with the same window / prefetch / consumers, measured below in this run.',
+    'CPU/msg: broker CPU (user+system) per message.  frames/ws msg: client frames per WebSocket message it sent (frames of one turn go as one array).',
+    'Retention 24 h: an ack keeps the row as history (the default); retention 0: the ack deletes it, as RabbitMQ forgets an acked message.',
+  ];
+  const l = stream.latency;
+  if (l) {
+    lines.push('', `STREAM PUBLISH → DELIVERY at a steady ${int(l.rate)} msgs/s (subscriber on one stream, publisher on another)`);
+    lines.push(`  ${latencyLine('MiniQueue', l.latency)}   broker ${l.brokerCores === null ? '—' : `${l.brokerCores.toFixed(2)} cores`}`);
+    if (results.rabbitmq.latency) lines.push(`  ${latencyLine('RabbitMQ ', results.rabbitmq.latency)}`);
+  }
+  if (stream.idle) {
+    const i = stream.idle;
+    lines.push('', `IDLE STREAMS: ${int(i.opened)} subscribed streams (prefetch 10, empty queue), opened in ${i.openSeconds.toFixed(1)} s`);
+    lines.push(`  broker RSS ${mb(i.rssNone)} with none, ${mb(i.rssOpen)} with all open: +${mb(i.rssOpen - i.rssNone)} (${int((i.rssOpen - i.rssNone) / i.opened / 1024)} KiB each); ` +
+      `CPU while idle ${((i.idleCpuSeconds / i.idleSeconds) * 100).toFixed(1)}% of a core`);
+  }
+  if (stream.stoppedReader) {
+    const r = stream.stoppedReader;
+    lines.push('', `STOPPED READER: ${r.subscriptions} subscriptions × prefetch ${int(r.prefetch)} on one stream, its TCP socket paused ${r.stallSeconds} s while ${int(r.waiting)} messages wait`);
+    lines.push(`  broker RSS ${mb(r.rssBefore)} before, peak ${mb(r.rssPeak)} while stopped: +${mb(r.rssPeak - r.rssBefore)}; ` +
+      `held for it up to ${int(r.unackedPeak)} (${int(r.unackedAtEnd)} at the end), read ${int(r.deliveredBefore)} before / ${int(r.deliveredAfter)} after the pause; ` +
+      `${r.closedByBroker ? `closed by the broker (${r.closeCode === 1006 ? '1006: without a close frame, as missed heartbeats end it' : r.closeCode})` : 'still open'} at the end`);
+  }
+  return lines;
+}
+
+function rabbitLines(results: BenchResults): string[] {
+  const r = results.rabbitmq;
+  if (r.workloads.length === 0) return [`RABBITMQ: ${r.status}`];
+  const raw = results.references.raw_insert?.rate;
+  const rows = r.workloads.map((m) => [m.label, int(m.rate), times(ratio(m.rate, raw)), micros(m), others(m)]);
+  return [
+    `RABBITMQ ${r.version ?? ''} (its own node in a temp dir on 127.0.0.1, amqplib from this process; durable queues, persistent messages; ${r.status})`,
+    ...table(['workload', 'msgs/s', '× raw', 'CPU/msg', 'other cores'], rows),
+    ...(r.latency ? [`  ${latencyLine('publish → delivery at the stream latency rate', r.latency)}`] : []),
+    `  node: peak RSS ${mib(r.peakRssBytes)}, CPU ${r.cpuSeconds === null ? '—' : `${r.cpuSeconds.toFixed(1)} s`}`,
+  ];
+}
+
 /** WAL per message by resource manager: Heap is table rows, Btree index entries, Transaction commits. */
 function walLines(results: BenchResults): string[] {
-  const measured = [...(Object.values(results.references) as Measurement[]), ...results.workloads].filter((m) => m.wal && m.messages > 0);
+  const measured = [...(Object.values(results.references) as Measurement[]), ...results.workloads, ...(results.stream?.workloads ?? [])].filter((m) => m.wal && m.messages > 0);
   if (measured.length === 0) return ['WAL BY KIND: not available (pg_walinspect needs PostgreSQL 15+ and superuser or pg_read_server_files)'];
   const kind = (m: Measurement, names: string[]) => m.wal!.byKind.filter((k) => names.includes(k.kind)).reduce((sum, k) => sum + k.bytes, 0);
   const main = ['Heap', 'Heap2', 'Btree', 'Transaction'];
@@ -113,7 +184,7 @@ const latencyLine = (label: string, l: Latency) =>
 export function targetLine(target: Target): string {
   const value = !Number.isFinite(target.measured)
     ? '—'
-    : target.unit === '×' ? times(target.measured) : `${target.measured.toFixed(target.unit === 'ms' ? 2 : 0)} ${target.unit}`;
+    : target.unit === '×' ? times(target.measured) : `${target.measured.toFixed(target.unit === 'ms' ? 2 : target.unit === 'MiB' ? 0 : 1)} ${target.unit}`;
   const verdict = target.met === null ? 'n/a    ' : target.met ? 'met    ' : 'NOT MET';
   return `  ${verdict}  ${value.padStart(10)}   ${target.description}`;
 }
@@ -125,7 +196,7 @@ function busyWarning(results: BenchResults): string[] {
   if (load > results.machine.cores * 0.5) {
     lines.push(`  WARNING: the machine was busy before the run started (1-minute load ${load.toFixed(2)} on ${results.machine.cores} cores)`);
   }
-  const all = [...(Object.values(results.references) as Measurement[]), ...results.workloads];
+  const all = [...(Object.values(results.references) as Measurement[]), ...results.workloads, ...(results.stream?.workloads ?? []), ...results.rabbitmq.workloads];
   const disturbed = all.filter((m) => (m.otherCores ?? 0) > DISTURBED);
   if (disturbed.length > 0) {
     lines.push(`  WARNING: other processes used more than ${DISTURBED} cores during ${disturbed.length} of ${all.length} workloads (marked '!'): those figures are low and noisy`);
@@ -155,6 +226,10 @@ export function renderReport(results: BenchResults): string {
     ...referenceLines(results),
     '',
     ...workloadLines(results),
+    '',
+    ...streamLines(results),
+    '',
+    ...rabbitLines(results),
     '',
     ...walLines(results),
     '',

@@ -1,6 +1,7 @@
 import type { BenchConfig } from './config.js';
 import type { Measurement } from './measure.js';
 import type { ServerFacts } from './postgres.js';
+import type { StoppedReaderResult } from './scenarios/stream.js';
 
 /** Everything one run found, as written to artifacts/bench/<timestamp>.json (compare runs by it). */
 export interface BenchResults {
@@ -33,6 +34,10 @@ export interface BenchResults {
   /** Seconds it took to build the 'big' states, and their size (null: phase skipped). */
   seeding: { pendingMessages: number; pendingSeconds: number | null; historyMessages: number; historySeconds: number | null };
   wakeUp: { sameInstance: Latency; crossInstance: Latency } | null;
+  /** The stream protocol's workloads (null: phase skipped). */
+  stream: StreamResults | null;
+  /** RabbitMQ in the same run, or why it was not measured. */
+  rabbitmq: RabbitResults;
   brokers: { name: string; peakRssBytes: number | null; cpuSeconds: number }[];
   targets: Target[];
 }
@@ -46,6 +51,45 @@ export type ReferenceId =
   | 'pgboss_fetch_10'
   | 'pgboss_fetch_10_short';
 
+export interface StreamResults {
+  /** Throughput workloads, in the order they ran. */
+  workloads: Measurement[];
+  latency: StreamLatencyResult | null;
+  idle: IdleStreamsResult | null;
+  stoppedReader: StoppedReaderResult | null;
+}
+
+export interface StreamLatencyResult {
+  /** Messages per second published. */
+  rate: number;
+  latency: Latency;
+  /** Mean cores the broker used at that rate. */
+  brokerCores: number | null;
+  walBytesPerMessage: number | null;
+}
+
+export interface IdleStreamsResult {
+  streams: number;
+  opened: number;
+  /** The broker's VmRSS with no stream open, and with all of them open and subscribed. */
+  rssNone: number;
+  rssOpen: number;
+  openSeconds: number;
+  /** Broker CPU seconds over `idleSeconds` while they sat idle. */
+  idleCpuSeconds: number;
+  idleSeconds: number;
+}
+
+export interface RabbitResults {
+  /** 'measured', or why not ('not installed: …', 'skipped: …', 'failed: …'). */
+  status: string;
+  version: string | null;
+  workloads: Measurement[];
+  latency: Latency | null;
+  peakRssBytes: number | null;
+  cpuSeconds: number | null;
+}
+
 export interface Latency {
   samples: number;
   p50: number;
@@ -57,7 +101,7 @@ export interface Target {
   description: string;
   /** The measured value (a ratio, milliseconds or megabytes, per `unit`). */
   measured: number;
-  unit: '×' | 'ms' | 'MiB';
+  unit: '×' | 'ms' | 'MiB' | 'MB' | 'µs';
   threshold: number;
   /** '>=' : measured must be at least threshold; '<=' : at most. */
   comparison: '>=' | '<=';

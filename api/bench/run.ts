@@ -6,6 +6,8 @@ import { buildBroker, newAdminKey, REPO_ROOT } from './broker.js';
 import { loadBenchConfig, type Phase } from './config.js';
 import { runHistoryPhase, runPendingPhase } from './phases/big.js';
 import { runMainPhase } from './phases/main.js';
+import { runRabbitPhase } from './phases/rabbitmq.js';
+import { runStreamPhase } from './phases/stream.js';
 import { runReferences } from './phases/references.js';
 import { startServer } from './postgres.js';
 import { renderReport } from './report.js';
@@ -15,7 +17,7 @@ import { evaluateTargets } from './targets.js';
 
 /**
  * `npm run bench`: MiniQueue beside the raw PostgreSQL ceiling and pg-boss, in one run on one
- * PostgreSQL server. This process is the load generator; every broker is a separate process
+ * PostgreSQL server, and its streams beside RabbitMQ (when installed). This process is the load generator; every broker is a separate process
  * running the compiled JavaScript, driven only through its HTTP API. Progress goes to stderr,
  * the report to stdout and to artifacts/bench/<timestamp>.{json,txt}.
  */
@@ -44,6 +46,15 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
     const mainDatabase = await server.createDatabase('main');
     const references = runs('references') ? await runReferences(context, mainDatabase) : {};
     const main = runs('main') ? await runMainPhase(context, mainDatabase) : { workloads: [], wakeUp: null };
+    const stream = runs('stream')
+      ? await runStreamPhase(context, {
+          main: () => server.createDatabase('stream'),
+          retentionZero: () => server.createDatabase('stream_r0'),
+          memory: () => server.createDatabase('stream_mem'),
+        })
+      : null;
+    // RabbitMQ decides itself whether it runs (installed, quick mode, BENCH_RABBITMQ), and says why not.
+    const rabbitmq = await runRabbitPhase(context);
     const pending = runs('pending') ? await runPendingPhase(context, await server.createDatabase('pending')) : null;
     const history = runs('history') ? await runHistoryPhase(context, await server.createDatabase('history')) : null;
 
@@ -76,6 +87,8 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
         historySeconds: history?.seedSeconds ?? null,
       },
       wakeUp: main.wakeUp,
+      stream,
+      rabbitmq,
       brokers: context.brokers,
     };
     const results: BenchResults = { ...partial, targets: evaluateTargets(partial) };

@@ -22,8 +22,43 @@ export const BASELINE: Record<string, string> = {
   consume_ack_ordered: 'consume_ack',
 };
 
+/** The RabbitMQ workload each stream workload is read against (the same window or prefetch). */
+export const RABBIT_COUNTERPART: Record<string, string> = {
+  stream_publish_1: 'rabbitmq_publish_1',
+  stream_publish_256: 'rabbitmq_publish_256',
+  stream_fan_out: 'rabbitmq_fan_out_256',
+  stream_consume_ack_p10: 'rabbitmq_consume_10',
+  stream_consume_ack_p100: 'rabbitmq_consume_100',
+  stream_consume_ack_p10_r0: 'rabbitmq_consume_10',
+  stream_consume_ack_p100_r0: 'rabbitmq_consume_100',
+};
+
+/** pg-boss's closest operation for each stream workload (none for fan-out). */
+export const STREAM_PGBOSS_COUNTERPART: Record<string, { id: keyof BenchResults['references']; label: string }> = {
+  stream_publish_1: PGBOSS_COUNTERPART.publish_single,
+  stream_publish_256: PGBOSS_COUNTERPART.publish_single,
+  stream_consume_ack_p10: PGBOSS_COUNTERPART.consume_ack,
+  stream_consume_ack_p100: PGBOSS_COUNTERPART.consume_ack,
+  stream_consume_ack_p10_r0: PGBOSS_COUNTERPART.consume_ack,
+  stream_consume_ack_p100_r0: PGBOSS_COUNTERPART.consume_ack,
+};
+
 export function find(results: Pick<BenchResults, 'workloads'>, id: string): Measurement | undefined {
   return results.workloads.find((workload) => workload.id === id);
+}
+
+export function findStream(results: Pick<BenchResults, 'stream'>, id: string): Measurement | undefined {
+  return results.stream?.workloads.find((workload) => workload.id === id);
+}
+
+export function findRabbit(results: Pick<BenchResults, 'rabbitmq'>, id: string): Measurement | undefined {
+  return results.rabbitmq.workloads.find((workload) => workload.id === id);
+}
+
+/** Broker CPU microseconds per message of a workload. */
+export function cpuMicrosPerMessage(m: Measurement | undefined): number {
+  if (!m || m.brokerCpuSeconds === null || m.messages <= 0) return Number.NaN;
+  return (m.brokerCpuSeconds * 1e6) / m.messages;
 }
 
 export function ratio(numerator: number | undefined, denominator: number | undefined): number {
@@ -46,6 +81,14 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
   const rss = results.brokers.map((broker) => broker.peakRssBytes).filter((bytes): bytes is number => bytes !== null);
   const peakRss = rss.length ? Math.max(...rss) / 2 ** 20 : Number.NaN;
   const wake = (path: 'sameInstance' | 'crossInstance') => results.wakeUp?.[path].p99 ?? Number.NaN;
+  const streamRate = (id: string) => findStream(results, id)?.rate;
+  const rabbitRate = (id: string) => findRabbit(results, id)?.rate;
+  const streamLatency = results.stream?.latency?.latency;
+  const idle = results.stream?.idle;
+  const stopped = results.stream?.stoppedReader;
+  const mb = (bytes: number | undefined) => (bytes === undefined ? Number.NaN : bytes / 1e6);
+  const idleStreams = (idle?.streams ?? 1_000).toLocaleString('en-US');
+  const stalled = stopped ? `${stopped.stallSeconds} s while ${stopped.waiting.toLocaleString('en-US')} wait` : 'while messages wait';
   return [
     atLeast('publish, 1 per request ≥ 0.35 × raw commits', ratio(rate('publish_single'), raw), 0.35),
     atLeast('publish, 1 per request ≥ 2 × pg-boss send', ratio(rate('publish_single'), boss('pgboss_send')), 2),
@@ -62,5 +105,15 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     atMost('long-poll wake-up p99 ≤ 20 ms, same instance', wake('sameInstance'), 20, 'ms'),
     atMost('long-poll wake-up p99 ≤ 20 ms, across instances', wake('crossInstance'), 20, 'ms'),
     atMost('broker peak RSS ≤ 250 MiB (largest of all broker processes)', peakRss, 250, 'MiB'),
+    atLeast('stream publish, 1 per frame, 256 in flight ≥ 1.0 × RabbitMQ publish with confirms (window 256)',
+      ratio(streamRate('stream_publish_256'), rabbitRate('rabbitmq_publish_256')), 1),
+    atLeast('stream publish, 1 per frame, 256 in flight ≥ 2.0 × raw commits', ratio(streamRate('stream_publish_256'), raw), 2),
+    atLeast('stream consume + ack, 1 at a time, prefetch 100 (retention 24 h) ≥ 1.0 × RabbitMQ consume + ack (prefetch 100)',
+      ratio(streamRate('stream_consume_ack_p100'), rabbitRate('rabbitmq_consume_100')), 1),
+    atMost('stream publish → delivery at 1,000 msgs/s, p50 ≤ 3 ms', streamLatency?.p50 ?? Number.NaN, 3, 'ms'),
+    atMost('stream publish → delivery at 1,000 msgs/s, p99 ≤ 15 ms', streamLatency?.p99 ?? Number.NaN, 15, 'ms'),
+    atMost('broker CPU per streamed publish (256 in flight) ≤ 30 µs', cpuMicrosPerMessage(findStream(results, 'stream_publish_256')), 30, 'µs'),
+    atMost(`${idleStreams} idle subscribed streams ≤ 100 MB more broker RSS than none`, idle ? mb(idle.rssOpen - idle.rssNone) : Number.NaN, 100, 'MB'),
+    atMost(`a subscriber that stops reading for ${stalled} ≤ 50 MB more broker RSS`, stopped ? mb(stopped.rssPeak - stopped.rssBefore) : Number.NaN, 50, 'MB'),
   ];
 }

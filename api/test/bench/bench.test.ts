@@ -30,13 +30,24 @@ const WORKLOADS = [
   'consume_ack_history_empty',
   'consume_ack_history',
 ];
+const STREAM_WORKLOADS = [
+  'stream_publish_1',
+  'stream_publish_256',
+  'stream_fan_out',
+  'stream_consume_ack_p10',
+  'stream_consume_ack_p100',
+  'stream_consume_ack_p10_r0',
+  'stream_consume_ack_p100_r0',
+];
+/** Targets read against RabbitMQ, which quick mode skips (unless BENCH_RABBITMQ=1). */
+const RABBITMQ_TARGETS = /RabbitMQ/;
 const REFERENCES = ['raw_insert', 'raw_insert_notify', 'pgboss_send', 'pgboss_insert', 'pgboss_fetch_1', 'pgboss_fetch_10', 'pgboss_fetch_10_short'];
 
 function runQuickBench(outputDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
       cwd: API_DIR,
-      env: { ...process.env, BENCH_QUICK: '1', BENCH_OUTPUT_DIR: outputDir, BENCH_DATABASE_URL: '', BENCH_CPU_PROF: '' },
+      env: { ...process.env, BENCH_QUICK: '1', BENCH_OUTPUT_DIR: outputDir, BENCH_DATABASE_URL: '', BENCH_CPU_PROF: '', BENCH_ONLY: '', BENCH_PHASES: '', BENCH_RABBITMQ: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -54,7 +65,7 @@ describe('npm run bench (BENCH_QUICK)', () => {
     if (outputDir) await rm(outputDir, { recursive: true, force: true });
   });
 
-  it('reports every workload, the references, wake-up latencies, RSS and the targets', async () => {
+  it('reports every workload, the references, the streams, wake-up latencies, RSS and the targets', async () => {
     outputDir = await mkdtemp(path.join(os.tmpdir(), 'miniqueue-bench-test-'));
     const run = await runQuickBench(outputDir);
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
@@ -90,13 +101,34 @@ describe('npm run bench (BENCH_QUICK)', () => {
       expect(latency.samples).toBeGreaterThan(0);
       expect(latency.p99).toBeGreaterThan(0);
     }
-    expect(results.brokers.length).toBeGreaterThanOrEqual(4);
+    // The stream workloads, each with a rate; latency, idle streams and the stopped reader.
+    expect(results.stream).not.toBeNull();
+    const stream = results.stream!;
+    expect(stream.workloads.map((workload) => workload.id)).toEqual(STREAM_WORKLOADS);
+    for (const workload of stream.workloads) {
+      expect(workload.rate, workload.id).toBeGreaterThan(0);
+      expect(workload.brokerCpuSeconds, workload.id).not.toBeNull();
+    }
+    expect(stream.workloads.find((workload) => workload.id === 'stream_fan_out')!.extra.copies).toBe(4 * stream.workloads.find((workload) => workload.id === 'stream_fan_out')!.messages);
+    expect(stream.latency!.latency.samples).toBeGreaterThan(0);
+    expect(stream.idle!.opened).toBe(stream.idle!.streams);
+    expect(stream.idle!.rssOpen).toBeGreaterThan(0);
+    expect(stream.stoppedReader!.rssPeak).toBeGreaterThanOrEqual(stream.stoppedReader!.rssBefore);
+    // RabbitMQ is not measured in quick mode, and the report says why.
+    expect(results.rabbitmq.workloads).toEqual([]);
+    expect(results.rabbitmq.status).toMatch(/^(skipped|not installed)/);
+
+    expect(results.brokers.length).toBeGreaterThanOrEqual(7);
     for (const broker of results.brokers) expect(broker.peakRssBytes, broker.name).toBeGreaterThan(0);
     expect(results.postgres.settings.fsync).toBeDefined();
-    expect(results.phases).toEqual(['references', 'main', 'pending', 'history']);
+    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history']);
 
-    expect(results.targets).toHaveLength(13);
+    expect(results.targets).toHaveLength(21);
     for (const target of results.targets) {
+      if (RABBITMQ_TARGETS.test(target.description)) {
+        expect(target.met, target.description).toBeNull();
+        continue;
+      }
       expect(Number.isFinite(target.measured), target.description).toBe(true);
       expect(typeof target.met).toBe('boolean');
     }
@@ -105,6 +137,8 @@ describe('npm run bench (BENCH_QUICK)', () => {
       expect(report).toContain('TARGETS');
       expect(report).toContain('LONG-POLL WAKE-UP');
       expect(report).toContain('raw INSERT commits');
+      expect(report).toContain('MINIQUEUE over the stream');
+      expect(report).toContain('RABBITMQ: ');
     }
   }, 180_000);
 });
