@@ -36,6 +36,9 @@ export interface GroupCommitOptions {
 
 export type BatchResult<R> = R | Error;
 
+/** The smallest batch a burst is split into to use more than one slot: below it, one statement does better. */
+const MIN_SHARED_BATCH = 32;
+
 interface Waiting<I, R> {
   request: I;
   resolve(value: R): void;
@@ -72,13 +75,25 @@ export class GroupCommit<I, R> {
 
   private flush(): void {
     while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, this.options.maxBatch);
+      const batch = this.waiting.splice(0, this.batchSize());
       this.inFlight += 1;
       void this.run(batch).finally(() => {
         this.inFlight -= 1;
         this.schedule();
       });
     }
+  }
+
+  /**
+   * What the next batch takes: a burst that one statement could carry is shared among the free
+   * slots (in chunks of at least MIN_SHARED_BATCH), so the statements run side by side on
+   * PostgreSQL's cores instead of one after the other. A stream that sends 256 publishes at once
+   * waited for one 256-row statement per round; two of 128 commit together in about the time of one.
+   */
+  private batchSize(): number {
+    const free = this.options.maxInFlight - this.inFlight;
+    const shared = Math.max(MIN_SHARED_BATCH, Math.ceil(this.waiting.length / free));
+    return Math.min(this.options.maxBatch, shared);
   }
 
   private async run(batch: Waiting<I, R>[]): Promise<void> {

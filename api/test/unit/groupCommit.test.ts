@@ -28,10 +28,21 @@ describe('group commit', () => {
     const group = new GroupCommit(batcher.run, options);
     const answers = await Promise.all(Array.from({ length: 250 }, (_, i) => group.submit(i)));
     expect(answers).toEqual(Array.from({ length: 250 }, (_, i) => i * 10));
-    // 250 requests at once: batches of at most 100, never more than 2 running.
-    expect(batcher.batches.map((batch) => batch.length)).toEqual([100, 100, 50]);
+    // 250 requests at once: batches of at most 100, never more than 2 running; the last 50 find both
+    // slots free and are shared between them.
+    expect(batcher.batches.map((batch) => batch.length)).toEqual([100, 100, 32, 18]);
     expect(batcher.mostAtOnce()).toBe(2);
-    expect(group.stats).toMatchObject({ batches: 3, requests: 250 });
+    expect(group.stats).toMatchObject({ batches: 4, requests: 250 });
+  });
+
+  it('shares a burst that one statement could carry among the free slots, in chunks of at least 32', async () => {
+    const batcher = recorder((n) => n);
+    const group = new GroupCommit(batcher.run, { ...options, maxBatch: 256 });
+    await Promise.all(Array.from({ length: 200 }, (_, i) => group.submit(i)));
+    expect(batcher.batches.map((batch) => batch.length)).toEqual([100, 100]);
+    expect(batcher.mostAtOnce()).toBe(2);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => group.submit(i)));
+    expect(batcher.batches.slice(2).map((batch) => batch.length)).toEqual([32, 8]);
   });
 
   it('a lone request goes at once, alone', async () => {

@@ -19,6 +19,13 @@ export interface ClaimItem {
  * finds the head of each queue without touching the rest of a long backlog. One statement for many
  * consumers also means fewer statements racing for the same head rows: a claimer skips the rows
  * locked by the others, so lone claims by N consumers at once skip O(N²) rows between them.
+ *
+ * Its commit does not wait for the WAL flush (synchronous_commit off for this statement alone): a
+ * claim promises nothing durable. Lost in a crash, it leaves the message PENDING, as an expired
+ * lease would, and it is delivered again (at least once); the holder's ack then fails, and an ack
+ * that did commit flushed the claim before it (WAL is written in order). Waiting for the flush put
+ * a second fsync between a publish and its delivery: the same statement took 0.43 ms waiting and
+ * 0.20 ms not, one connection, 500 rounds, on this machine's disk.
  */
 export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(MessageRow & { ref: number })[]> {
   const { rows } = await db.query<MessageRow & { ref: number }>({
@@ -46,8 +53,10 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
          FROM assigned a, queue q
         WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at),
-     ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })}
-     SELECT * FROM claimed`,
+     ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })},
+     -- This commit does not wait for its WAL flush (see the comment above).
+     no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
+     SELECT c.* FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL`,
     values: [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
   });
   return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);
