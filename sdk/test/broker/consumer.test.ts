@@ -210,6 +210,38 @@ describe('consumer', () => {
     expect(phases).toEqual([]);
   });
 
+  it('over the stream, a message claimed again while its first handler runs: that handler loses its lease, the new claim is acked', async () => {
+    // The subscription has room (prefetch 2), so the broker claims the message again for the same
+    // holder at once: only the claim tells the old delivery from the new one.
+    const { producer, consumerClient } = await setUp('reclaimed', { ackTimeoutSeconds: 1 });
+    await producer.publish('reclaimed', 'takes too long');
+    const deliveries: number[] = [];
+    const reasons: unknown[] = [];
+    const phases: string[] = [];
+    const consumer = consumerClient.consumer(
+      'reclaimed',
+      async (message, { signal }) => {
+        deliveries.push(message.retry_count);
+        if (message.retry_count > 0) return;
+        await sleep(1500);
+        await env.sweep();
+        await until(async () => (await countsOf('reclaimed')).unacked === 1, 10_000, 'the claim again');
+        await until(() => signal.aborted, 5000, 'the lost lease');
+        reasons.push(signal.reason);
+      },
+      { heartbeat: false, prefetch: 2 },
+    );
+    consumer.on('error', (_error, context) => phases.push(context.phase));
+    consumer.start();
+    await until(() => deliveries.length === 2, 15_000, 'redelivery');
+    await until(async () => (await countsOf('reclaimed')).acked === 1, 10_000, 'ack of the redelivery');
+    await consumer.stop();
+    expect(deliveries).toEqual([0, 1]);
+    expect(reasons[0]).toBeInstanceOf(LeaseLostError);
+    expect(phases).toEqual([]);
+    expect(await countsOf('reclaimed')).toMatchObject({ acked: 1, pending: 0, unacked: 0 });
+  });
+
   it('stop() lets running handlers finish and loses nothing: the rest is redelivered', async () => {
     const { producer, consumerClient } = await setUp('interrupted', { ackTimeoutSeconds: 1 });
     const ids = await publishMany(producer, 'interrupted', 200);
