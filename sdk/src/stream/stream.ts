@@ -1,7 +1,7 @@
 import { ConnectionError } from '../errors.js';
 import type { AckResult, ExtendResult, NackResult, PublishResult } from '../generated/index.js';
 import type { RetryPolicy } from '../http/retryPolicy.js';
-import type { SocketEndpoint } from '../realtime/socket.js';
+import { connectionFailure, type SocketEndpoint } from '../realtime/socket.js';
 import type { Schedule } from './batcher.js';
 import { StreamConnection } from './connection.js';
 import type { BrokerFrame } from './frames.js';
@@ -114,6 +114,8 @@ export class StreamClient {
   }
 
   private lost(error: Error, failures: number): void {
+    // Consumers hear of every failed attempt, as of every failed long poll over HTTP.
+    this.subscriptions.interrupted(connectionFailure(error, 'the stream'));
     if (failures < this.options.retry.attempts) return;
     // As an HTTP call gives up after its attempts: what waits for an answer fails; subscriptions keep trying.
     const failure = error instanceof ConnectionError ? error : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });
