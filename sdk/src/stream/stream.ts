@@ -1,6 +1,6 @@
 import { ConnectionError } from '../errors.js';
 import type { AckResult, ExtendResult, NackResult, PublishResult } from '../generated/index.js';
-import type { RetryPolicy } from '../http/retryPolicy.js';
+import { retryPolicy, type RetryOptions, type RetryPolicy } from '../http/retryPolicy.js';
 import { connectionFailure, type SocketEndpoint } from '../realtime/socket.js';
 import type { Schedule } from './batcher.js';
 import { StreamConnection } from './connection.js';
@@ -14,7 +14,7 @@ export interface StreamClientOptions {
   endpoint: SocketEndpoint;
   /** Sent as the `instance` query parameter: with the key's client it is the consumer identity. */
   instanceId?: string;
-  /** Reconnect backoff; after `attempts` failed attempts in a row, waiting calls fail. */
+  /** Reconnect backoff (after `attempts` failed attempts in a row, waiting calls fail), and the retries of refused publishes. */
   retry: RetryPolicy;
   /** Told once, when streaming turns out not to work here. */
   warn(message: string): void;
@@ -43,7 +43,7 @@ export class StreamClient {
   private unavailable: StreamUnavailableError | undefined;
 
   constructor(private readonly options: StreamClientOptions) {
-    this.publisher = new Publisher((frame) => this.connection.send(frame));
+    this.publisher = new Publisher((frame) => this.connection.send(frame), options.retry);
     this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) });
     this.subscriptions = new Subscriptions((frame) => this.connection.send(frame));
     this.connection = new StreamConnection({
@@ -66,8 +66,10 @@ export class StreamClient {
     return this.unavailable === undefined;
   }
 
-  publish(fields: PublishFields, signal?: AbortSignal): Promise<PublishResult> {
-    return this.track(() => this.publisher.publish(fields, signal));
+  /** `retry` (over the client's policy) bounds the retries of refusals that may succeed later (429, 5xx). */
+  publish(fields: PublishFields, signal?: AbortSignal, retry?: RetryOptions): Promise<PublishResult> {
+    const policy = retry ? retryPolicy(this.options.retry, retry) : this.options.retry;
+    return this.track(() => this.publisher.publish(fields, signal, policy));
   }
 
   subscribe(queue: string, prefetch: number, handlers: SubscriptionHandlers): Promise<StreamSubscription> {
