@@ -1,7 +1,8 @@
 import type { PublishResult } from '../generated/index.js';
 import { errorFromBody } from '../http/responseError.js';
-import { defaultRetryPolicy, delayBeforeRetry, RETRYABLE_STATUSES, type RetryPolicy } from '../http/retryPolicy.js';
+import { defaultRetryPolicy, type RetryPolicy } from '../http/retryPolicy.js';
 import type { BrokerFrame, ErrorFields, PublishFrame } from './frames.js';
+import { retryAfterMsOf, retryDelayOf } from './refusal.js';
 
 export type PublishFields = Omit<PublishFrame, 'type' | 'seq'>;
 
@@ -97,9 +98,8 @@ export class Publisher {
     const entry = this.unconfirmed.get(seq);
     // Waiting to be sent again already: this answers a copy resent on a reopened stream meanwhile.
     if (!entry || entry.retryTimer) return;
-    const retryAfterMs = typeof body.retry_after_seconds === 'number' ? body.retry_after_seconds * 1000 : null;
-    const delay = RETRYABLE_STATUSES.has(body.status) ? delayBeforeRetry(entry.retry, entry.attempts, retryAfterMs, this.random) : null;
-    if (delay === null) return this.settle(seq)?.reject(errorFromBody(body.status, body, { attempts: entry.attempts, retryAfterMs }));
+    const delay = retryDelayOf(entry.retry, entry.attempts, body, this.random);
+    if (delay === null) return this.settle(seq)?.reject(errorFromBody(body.status, body, { attempts: entry.attempts, retryAfterMs: retryAfterMsOf(body) }));
     entry.attempts++;
     entry.retryTimer = setTimeout(() => {
       entry.retryTimer = undefined;

@@ -44,7 +44,7 @@ export class StreamClient {
 
   constructor(private readonly options: StreamClientOptions) {
     this.publisher = new Publisher((frame) => this.connection.send(frame), options.retry);
-    this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) });
+    this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) }, options.retry);
     this.subscriptions = new Subscriptions((frame) => this.connection.send(frame));
     this.connection = new StreamConnection({
       open: options.open ?? socketOpener(options.endpoint),

@@ -168,4 +168,24 @@ describe('settling by frame', () => {
     await expect(nack).resolves.toEqual({ message_id: 'm1', status: 'DEAD' });
     await expect(extend).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it('sends a settle refused for now (503, 429) again with its ref after retry_after_seconds, as HTTP retries it', async () => {
+    vi.useFakeTimers();
+    try {
+      const sent: ClientFrame[] = [];
+      const instance = new Settler({ send: (frame) => (sent.push(frame), true), beforeFlush: (prepare) => prepare() }, retryPolicy({ attempts: 2 }));
+      const nack = instance.nack('m1', { requeue: true });
+      const busy = { type: 'error', ref: 1, status: 503, code: 'database_unavailable', message: 'Database unavailable', retry_after_seconds: 1 } as const;
+      instance.answer(busy);
+      instance.resend(); // reopened meanwhile: the waiting nack keeps its turn
+      expect(sent).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(sent.map((frame) => [frame.type, (frame as { ref: number }).ref])).toEqual([['nack', 1], ['nack', 1]]);
+      instance.answer(busy); // the second refusal uses up the two attempts
+      await expect(nack).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
+      expect(instance.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
