@@ -39,7 +39,7 @@ describe('bench', () => {
   });
 
   it('batches on both sides, and drains a prefilled queue with no producer', async () => {
-    const batched = json(await bench('-x', '1', '-y', '1', '--publish-batch', '50', '--receive-batch', '50', '--duration', '1', '--json'));
+    const batched = json(await bench('-x', '1', '-y', '1', '--publish-batch', '50', '--receive-batch', '50', '--transport', 'http', '--duration', '1', '--json'));
     expect(batched.published % 50).toBe(0);
     expect(batched.acked + batched.backlog).toBe(batched.published);
     const drained = json(await bench('-x', '0', '-y', '4', '--prefill', '600', '--duration', '30', '--json'));
@@ -48,6 +48,26 @@ describe('bench', () => {
     // Prefilled messages were published before the clock: they carry no latency.
     expect(drained.latency_ms.samples).toBe(0);
     expect(drained.seconds).toBeLessThan(30);
+  });
+
+  it('consumers go over the stream with --prefetch, and drain over it too; --transport http opens no stream', async () => {
+    const streams = { count: 0 };
+    broker.broker.server.listener.on('upgrade', (request) => {
+      if (new URL(request.url ?? '/', 'http://x').pathname === '/ws/v1/stream') streams.count += 1;
+    });
+    const streamed = json(await bench('-x', '1', '-y', '2', '--prefetch', '50', '--duration', '1', '--warmup', '0', '--json'));
+    expect(streamed.settings).toMatchObject({ consumers: 2, prefetch: 50 });
+    expect(streamed.acked).toBeGreaterThan(0);
+    expect(streamed.errors.total).toBe(0);
+    expect(streamed.latency_ms.samples).toBe(streamed.acked);
+    expect(streams.count).toBeGreaterThanOrEqual(2); // one per client: the publisher's and the consumers'
+    const drained = json(await bench('-x', '0', '-y', '3', '--prefill', '900', '--duration', '30', '--json'));
+    expect(drained).toMatchObject({ acked: 900, backlog: 0 });
+    expect(drained.seconds).toBeLessThan(30);
+    streams.count = 0;
+    const overHttp = json(await bench('-x', '1', '-y', '1', '--transport', 'http', '--duration', '1', '--warmup', '0', '--json'));
+    expect(overHttp.acked).toBeGreaterThan(0);
+    expect(streams.count).toBe(0);
   });
 
   it('prints a progress line a second on stderr and the summary on stdout', async () => {

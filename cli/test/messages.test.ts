@@ -22,6 +22,15 @@ async function listed(queue: string, ...flags: string[]) {
   return json(await admin('messages:list', queue, '--json', ...flags)).items as Array<Record<string, any>>;
 }
 
+/** Counts the stream handshakes the broker is asked for from now on. */
+function countStreams(): { count: number } {
+  const counted = { count: 0 };
+  broker.broker.server.listener.on('upgrade', (request) => {
+    if (new URL(request.url ?? '/', 'http://x').pathname === '/ws/v1/stream') counted.count += 1;
+  });
+  return counted;
+}
+
 /** A message that a consumer rejected for good. */
 async function deadMessage(topic: string, queue: string, payload: string): Promise<string> {
   await admin('publish', topic, payload);
@@ -186,6 +195,23 @@ describe('consume', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const [pending] = await listed(queue);
     expect(pending).toMatchObject({ payload: 'after ctrl-c', status: 'PENDING', retry_count: 0, consumer_id: null });
+  });
+
+  it('goes over the stream, taking exactly --count; --transport http and --no-ack use HTTP requests', async () => {
+    const { topic, queue } = await topicWithQueue();
+    for (const n of [1, 2, 3, 4, 5]) await admin('publish', topic, `m${n}`);
+    const upgrades = countStreams();
+    const streamed = json(await admin('consume', queue, '--count', '2', '--json'));
+    expect(streamed.messages.map((m: { payload: string }) => m.payload)).toEqual(['m1', 'm2']);
+    expect(upgrades.count).toBe(1);
+    // Nothing more was claimed for a stream that then closed: the rest waits untouched.
+    expect((await listed(queue, '--status', 'PENDING')).map((m) => [m.payload, m.retry_count])).toEqual([['m3', 0], ['m4', 0], ['m5', 0]]);
+    const overHttp = json(await admin('consume', queue, '--count', '2', '--json', '--transport', 'http'));
+    expect(overHttp.messages.map((m: { payload: string }) => m.payload)).toEqual(['m3', 'm4']);
+    const peeked = json(await admin('consume', queue, '--no-ack', '--json'));
+    expect(peeked.messages).toMatchObject([{ payload: 'm5', status: 'UNACKED' }]);
+    expect(upgrades.count).toBe(1);
+    expect(await listed(queue, '--status', 'ACKED')).toHaveLength(4);
   });
 
   it('an unknown queue is exit code 4; a key without consume scope exit code 3', async () => {

@@ -84,7 +84,7 @@ export class MiniQueue {
       ordering_key: options.orderingKey,
       idempotency_key: idempotencyKey,
     };
-    return this.stream.via((stream) => stream.publish(fields, options.signal), overHttp);
+    return this.stream.via((stream) => stream.publish(fields, options.signal, options.retry), overHttp);
   }
 
   /** Publishes 1..500 messages at once, all or nothing; `results[i]` answers `messages[i]`. */

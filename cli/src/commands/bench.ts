@@ -11,7 +11,7 @@ export default class Bench extends BrokerCommand<typeof Bench> {
 
   static description = `In the manner of RabbitMQ's PerfTest. It creates a topic named bench-<random> with --queues queues bound to it (fan-out) and one client to publish and one to consume, runs --producers publish loops and --consumers claim-and-ack loops for --duration seconds, prints a progress line every second on stderr (sent/s, acked/s, backlog, errors), then the rates, the publish-to-ack latency percentiles and the errors. Everything it created is deleted at the end, also on Ctrl-C.
 
-First, for --warmup seconds (default 3), the same load runs uncounted and the queues are emptied after it: a fresh process, and a broker meeting new keys and queues, run their first thousands of requests at a fraction of their speed. Each producer and each consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request, over the client's stream unless --transport http (one publish frame in flight per producer); more uses the batch route. Publishes carry no idempotency key: each request is sent once, so there is nothing for one to protect (as \`npm run bench\` publishes). --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
+First, for --warmup seconds (default 3), the same load runs uncounted and the queues are emptied after it: a fresh process, and a broker meeting new keys and queues, run their first thousands of requests at a fraction of their speed. Each producer and each HTTP consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request, over the client's stream unless --transport http (one publish frame in flight per producer); more uses the batch route. Publishes carry no idempotency key: each request is sent once, so there is nothing for one to protect (as \`npm run bench\` publishes). Consumers go over the client's stream too: each is the SDK's consumer of one queue, handling one message at a time with --prefetch (default 10) more pushed ahead, each acked by frame. With --transport http, --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
 
 A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its rate: the bench uses one key to publish and one to consume, so 429 errors mean that limit, not the broker's capacity. Needs an admin key.`;
 
@@ -27,7 +27,8 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     consumers: Flags.integer({ char: 'y', summary: 'Claim-and-ack loops, each with one request in flight.', min: 0, max: 1000, default: 1 }),
     size: Flags.integer({ char: 's', summary: 'Payload size in bytes (it carries the send time).', min: 32, max: 262_144, default: 200 }),
     'publish-batch': Flags.integer({ summary: 'Messages per publish request (1-500).', min: 1, max: 500, default: 1 }),
-    'receive-batch': Flags.integer({ summary: 'Messages per claim (1-100).', min: 1, max: 100, default: 1 }),
+    'receive-batch': Flags.integer({ summary: 'With --transport http: messages per claim (1-100).', min: 1, max: 100, default: 1 }),
+    prefetch: Flags.integer({ summary: 'Over the stream: unacked messages the broker pushes ahead to each consumer (1-1000).', min: 1, max: 1000, default: 10 }),
     queues: Flags.integer({ char: 'q', summary: 'Queues bound to the bench topic (fan-out): each message is stored once per queue.', min: 1, max: 100, default: 1 }),
     duration: Flags.integer({ char: 'z', summary: 'Seconds to run.', min: 1, max: 86_400, default: 10 }),
     warmup: Flags.integer({
@@ -62,6 +63,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
           size: flags.size,
           publish_batch: flags['publish-batch'],
           receive_batch: flags['receive-batch'],
+          prefetch: flags.prefetch,
           queues: flags.queues,
           duration_seconds: flags.duration,
           prefill: flags.prefill,

@@ -4,7 +4,9 @@ import type { Message, MiniQueue } from '@miniqueue/sdk';
 import { plural } from '../lib/format.js';
 import { onInterrupt } from '../lib/interrupt.js';
 import { renderMessage } from '../lib/messageView.js';
+import { consumeOverStream } from '../lib/streamConsume.js';
 import { yellow } from '../lib/style.js';
+import { transportFlag } from '../lib/transportFlag.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
 /** Most messages one receive request may claim. */
@@ -22,7 +24,9 @@ export interface ConsumeResult {
 export default class Consume extends BrokerCommand<typeof Consume> {
   static summary = 'Claim messages from a queue, print them, and acknowledge them.';
 
-  static description = `Each message is printed, then acknowledged (done for good). With --no-ack it stays claimed by you until its lease ends (the queue's ack timeout), then it is delivered again: a way to look at live messages without taking them. With --follow, messages are printed as they arrive until Ctrl-C; with --json they are then written one JSON object per line.`;
+  static description = `Each message is printed, then acknowledged (done for good). With --no-ack it stays claimed by you until its lease ends (the queue's ack timeout), then it is delivered again: a way to look at live messages without taking them. With --follow, messages are printed as they arrive until Ctrl-C; with --json they are then written one JSON object per line.
+
+Messages come over the SDK's stream (/ws/v1/stream), pushed one at a time and acked by frame; without --follow the command stops once nothing more arrives for a moment (a quarter of a second after the last ack). --transport http claims with HTTP requests instead (up to 100 a request, one batch ack). --no-ack always uses HTTP: a stream hands back what it holds as soon as it closes, so a message would not stay claimed.`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue',
@@ -45,7 +49,13 @@ export default class Consume extends BrokerCommand<typeof Consume> {
     }),
     ack: Flags.boolean({ summary: 'Acknowledge each message after printing it (--no-ack: leave it to come back).', allowNo: true, default: true }),
     follow: Flags.boolean({ char: 'f', summary: 'Keep consuming as messages arrive, until Ctrl-C.' }),
+    transport: transportFlag,
   };
+
+  /** --no-ack needs a claim that outlives the command, which only HTTP gives (a closed stream releases its claims). */
+  protected transport(): 'stream' | 'http' {
+    return this.flags.ack ? super.transport() : 'http';
+  }
 
   async run(): Promise<ConsumeResult | undefined> {
     const broker = await this.broker();
@@ -54,7 +64,8 @@ export default class Consume extends BrokerCommand<typeof Consume> {
     const interrupt = onInterrupt();
     const taken: Message[] = [];
     try {
-      await this.claimLoop(broker, queue, interrupt.signal, async (batch) => {
+      if (this.transport() === 'stream') await this.streamLoop(broker, queue, interrupt.signal, taken);
+      else await this.claimLoop(broker, queue, interrupt.signal, async (batch) => {
         // A person sees each message before it is acked; JSON says what became of it, so it comes after.
         if (!this.jsonEnabled()) for (const message of batch) this.log(`${renderMessage(message)}\n`);
         const settled = ack ? await this.acknowledge(broker, batch) : batch;
@@ -68,6 +79,23 @@ export default class Consume extends BrokerCommand<typeof Consume> {
     this.summarize(queue, taken.length, acked);
     if (follow && this.jsonEnabled()) return undefined; // already streamed, line by line
     return { queue, acked, messages: taken };
+  }
+
+  private streamLoop(broker: MiniQueue, queue: string, signal: AbortSignal, taken: Message[]): Promise<void> {
+    const { follow } = this.flags;
+    return consumeOverStream(broker, queue, {
+      count: this.flags.count ?? (follow ? Infinity : 1),
+      waitSeconds: this.flags.wait ?? 0,
+      follow,
+      signal,
+      shown: (message) => !this.jsonEnabled() && this.log(`${renderMessage(message)}\n`),
+      settled: (message, acked, error) => {
+        if (!acked) process.stderr.write(`${yellow('Warning:')} could not acknowledge ${message.message_id}: ${(error as Error).message}\n`);
+        const settled = acked ? ackedView(message) : message;
+        if (this.jsonEnabled() && follow) this.writeJsonLine(settled);
+        taken.push(settled);
+      },
+    });
   }
 
   private async claimLoop(broker: MiniQueue, queue: string, signal: AbortSignal, handle: (batch: Message[]) => Promise<void>) {
@@ -102,8 +130,7 @@ export default class Consume extends BrokerCommand<typeof Consume> {
       process.stderr.write(`${yellow('Warning:')} could not acknowledge ${failure.message_id}: ${failure.message}\n`);
     }
     const done = new Set(acked);
-    // An acked message has no lease any more; the broker lists it the same way.
-    return batch.map((message) => (done.has(message.message_id) ? { ...message, status: 'ACKED', lease_expires_at: null } : message));
+    return batch.map((message) => (done.has(message.message_id) ? ackedView(message) : message));
   }
 
   private summarize(queue: string, count: number, acked: number): void {
@@ -111,4 +138,9 @@ export default class Consume extends BrokerCommand<typeof Consume> {
     const what = !this.flags.ack ? 'left claimed until the lease ends' : acked === count ? 'acknowledged' : `${acked} acknowledged`;
     this.logToStderr(`${plural(count, 'message')} from ${queue}, ${what}.`);
   }
+}
+
+/** An acked message has no lease any more; the broker lists it the same way. */
+function ackedView(message: Message): Message {
+  return { ...message, status: 'ACKED', lease_expires_at: null };
 }

@@ -17,6 +17,15 @@ const PUSH_CONNECT_GRACE_MS = 5000;
 const IDLE_POLL_MS = 1000;
 const MAX_PREFETCH = 1000;
 
+/** A message this consumer holds: buffered, or handled under `lease`. */
+interface Held {
+  message: Message;
+  lease?: LeaseKeeper;
+}
+
+/** The same claim of a message: a resent delivery, not the message claimed again. */
+const sameClaim = (a: Message, b: Message) => a.retry_count === b.retry_count && a.unacked_at?.getTime() === b.unacked_at?.getTime();
+
 type Settings = Required<Omit<ConsumerOptions, 'heartbeat'>> & Pick<ConsumerOptions, 'heartbeat'>;
 
 function settingsOf(options: ConsumerOptions): Settings {
@@ -55,8 +64,11 @@ export class Consumer extends Emitter<ConsumerEvents> {
   private push: PushChannel | undefined;
   /** Pushed over the stream, not yet handed to a handler. */
   private readonly buffered: Message[] = [];
-  /** Ids buffered or being handled: a resumed stream sends again what it held, which may be here already. */
-  private readonly holding = new Set<string>();
+  /**
+   * Messages buffered or being handled, by id: a resumed stream sends again what it held, which
+   * may be here already, and a message whose lease ran out may be claimed again meanwhile.
+   */
+  private readonly holding = new Map<string, Held>();
   private settles: Settles;
 
   constructor(
@@ -160,10 +172,26 @@ export class Consumer extends Emitter<ConsumerEvents> {
   }
 
   private enqueue(message: Message): void {
-    if (this.holding.has(message.message_id)) return;
-    this.holding.add(message.message_id);
-    this.buffered.push(message);
+    const older = this.holding.get(message.message_id);
+    if (!this.admit(message)) return;
+    const waiting = older ? this.buffered.indexOf(older.message) : -1;
+    if (waiting >= 0) this.buffered[waiting] = message; // the newer claim waits in the older one's place
+    else this.buffered.push(message);
     this.pump();
+  }
+
+  /**
+   * False for a delivery held already (a resumed stream sends again what it held). A message
+   * claimed again while an older claim of it is handled (its lease ran out, or a closed stream
+   * released it) ends that claim's lease: its signal aborts and it is neither acked nor nacked,
+   * as when the broker refuses its extension. The holder is the same, so only the claim tells them apart.
+   */
+  private admit(message: Message): boolean {
+    const held = this.holding.get(message.message_id);
+    if (held && sameClaim(held.message, message)) return false;
+    held?.lease?.lose();
+    this.holding.set(message.message_id, { message });
+    return true;
   }
 
   private pump(): void {
@@ -181,7 +209,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
         const messages = await this.claim();
         failures = 0;
         // Claimed messages are ours even if stop() came meanwhile: handle them rather than strand them.
-        messages.forEach((message) => this.dispatch(message));
+        messages.forEach((message) => this.admit(message) && this.dispatch(message));
       } catch (error) {
         if (!this.running) return;
         failures++;
@@ -219,7 +247,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.slots.take();
     const task = this.process(message).finally(() => {
       this.inFlight.delete(task);
-      this.holding.delete(message.message_id);
+      if (this.holding.get(message.message_id)?.message === message) this.holding.delete(message.message_id);
       this.slots.release();
       this.pump();
     });
@@ -234,6 +262,9 @@ export class Consumer extends Emitter<ConsumerEvents> {
       onError: (error) => this.report(error, { phase: 'extend', message }),
       stopped: this.handlersAbort.signal,
     });
+    const held = this.holding.get(message.message_id);
+    if (held?.message === message) held.lease = lease;
+    else lease.lose(); // claimed again between its delivery and now
     const started = Date.now();
     let failure: { error: unknown } | undefined;
     try {

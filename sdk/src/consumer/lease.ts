@@ -64,6 +64,14 @@ export class LeaseKeeper {
     }
   }
 
+  /**
+   * The message was claimed again (its lease ran out, or a closed stream released it), so this
+   * delivery is no longer the one the broker counts as ours: abort as a refused extension would.
+   */
+  lose(): void {
+    this.abort(new LeaseLostError(this.options.message.message_id));
+  }
+
   /** Stops extending and waits for an extension in flight, so it cannot land after the ack. */
   async stop(): Promise<void> {
     this.stoppedKeeping = true;

@@ -11,7 +11,7 @@ export interface StreamFeedOptions {
   queue: string;
   prefetch: number;
   deliver(message: Message): void;
-  /** A subscription refused or ended by the broker (reported as a claim error). */
+  /** A subscription refused or ended by the broker, or the stream down for now (reported as claim errors). */
   report(error: unknown): void;
   pause(ms: number): Promise<void>;
   isRunning(): boolean;
@@ -36,6 +36,7 @@ export class StreamFeed {
       try {
         const subscribing = options.stream.subscribe(options.queue, options.prefetch, {
           deliver: options.deliver,
+          interrupted: options.report,
           ended: (error, fallBack) => ended({ error, fallBack }),
         });
         const subscription = await this.unlessStopped(subscribing);

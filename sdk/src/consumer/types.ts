@@ -101,6 +101,8 @@ export interface ConsumerStreamHandlers {
   deliver(message: Message): void;
   /** The subscription ended; `fallBack` says the stream cannot work here, so HTTP polling takes over. */
   ended(error: unknown, fallBack: boolean): void;
+  /** The stream is down for now (a failed attempt to reopen it); deliveries resume once it is back. */
+  interrupted(error: unknown): void;
 }
 
 /** A consumer's view of the client's stream; `subscribe` resolves null where streams cannot work. */

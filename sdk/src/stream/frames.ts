@@ -45,6 +45,8 @@ export interface ErrorFields {
   message?: string;
   errors?: unknown;
   scope?: string;
+  /** On 429 and 503: how long to wait before the same frame may succeed (HTTP's Retry-After). */
+  retry_after_seconds?: number;
 }
 
 export type BrokerFrame =

@@ -42,6 +42,7 @@ export class StreamRoute {
         try {
           return await stream.subscribe(queue, prefetch, {
             deliver: handlers.deliver,
+            interrupted: handlers.interrupted,
             ended: (error) => handlers.ended(error, error instanceof StreamUnavailableError),
           });
         } catch (error) {

@@ -1,6 +1,8 @@
 import { AckResultStatusEnum, type AckResult, type ExtendResult, type NackResult } from '../generated/index.js';
 import { errorFromBody } from '../http/responseError.js';
-import { MAX_ACK_IDS, type BrokerFrame, type ClientFrame } from './frames.js';
+import { defaultRetryPolicy, type RetryPolicy } from '../http/retryPolicy.js';
+import { MAX_ACK_IDS, type BrokerFrame, type ClientFrame, type ErrorFields } from './frames.js';
+import { retryDelayOf } from './refusal.js';
 
 interface Waiter<T> {
   resolve(value: T): void;
@@ -12,6 +14,10 @@ interface Settle {
   frame: ClientFrame & { ref: number };
   answer(frame: BrokerFrame): void;
   fail(error: unknown): void;
+  /** Answers that refused it for now, plus the attempt waiting for its answer. */
+  attempts: number;
+  /** Set while it waits out such a refusal before being sent again. */
+  retryTimer?: ReturnType<typeof setTimeout>;
 }
 
 export interface SettlerLink {
@@ -25,14 +31,19 @@ export interface SettlerLink {
  * Acks, nacks and extends by frame, each with a `ref` so its answer (or failure) reaches the caller.
  * The acks of one turn become one `ack` frame with many ids (up to 1,000 a frame). Settles issued
  * while the stream is down, and those unanswered when it went down, are sent once it is back:
- * the lease belongs to the consumer identity, which a new stream keeps.
+ * the lease belongs to the consumer identity, which a new stream keeps. A settle answered `error`
+ * with a status that retrying may change (429, 5xx: nothing was settled) is sent again after its
+ * `retry_after_seconds` or the policy's backoff, as an HTTP settle is retried.
  */
 export class Settler {
   private nextRef = 1;
   private acks = new Map<string, Array<Waiter<AckResult>>>();
   private readonly open = new Map<number, Settle>();
 
-  constructor(private readonly link: SettlerLink) {}
+  constructor(
+    private readonly link: SettlerLink,
+    private readonly retry: RetryPolicy = defaultRetryPolicy,
+  ) {}
 
   /** Settles waiting for an answer. */
   get size(): number {
@@ -73,6 +84,8 @@ export class Settler {
     if (ref === undefined || !['acked', 'nacked', 'extended', 'error'].includes(frame.type)) return false;
     const settle = this.open.get(ref);
     if (!settle) return false;
+    if (settle.retryTimer) return true; // a copy resent on a reopened stream meanwhile: the retry stands
+    if (frame.type === 'error' && this.retryLater(settle, frame)) return true;
     this.open.delete(ref);
     settle.answer(frame);
     return true;
@@ -80,12 +93,13 @@ export class Settler {
 
   /** Sends again every settle still unanswered (the stream came back). */
   resend(): void {
-    for (const settle of this.open.values()) this.link.send(settle.frame);
+    for (const settle of this.open.values()) if (!settle.retryTimer) this.link.send(settle.frame);
   }
 
   failAll(error: unknown): void {
     const open = [...this.open.values()];
     this.open.clear();
+    open.forEach((settle) => clearTimeout(settle.retryTimer));
     const acks = [...this.acks.values()].flat();
     this.acks.clear();
     open.forEach((settle) => settle.fail(error));
@@ -93,9 +107,21 @@ export class Settler {
   }
 
   private start(frame: ClientFrame, answer: (frame: BrokerFrame) => void, fail: (error: unknown) => void): void {
-    const settle: Settle = { frame: { ...frame, ref: this.nextRef++ }, answer, fail };
+    const settle: Settle = { frame: { ...frame, ref: this.nextRef++ }, answer, fail, attempts: 1 };
     this.open.set(settle.frame.ref, settle);
     this.link.send(settle.frame);
+  }
+
+  /** Schedules a resend of the same frame (same ref) when retrying may help and the policy allows. */
+  private retryLater(settle: Settle, body: ErrorFields): boolean {
+    const delay = retryDelayOf(this.retry, settle.attempts, body);
+    if (delay === null) return false;
+    settle.attempts++;
+    settle.retryTimer = setTimeout(() => {
+      settle.retryTimer = undefined;
+      this.link.send(settle.frame); // not open: the stream's resend sends it once it is back
+    }, delay);
+    return true;
   }
 
   private flushAcks(): void {

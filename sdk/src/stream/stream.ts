@@ -1,7 +1,7 @@
 import { ConnectionError } from '../errors.js';
 import type { AckResult, ExtendResult, NackResult, PublishResult } from '../generated/index.js';
-import type { RetryPolicy } from '../http/retryPolicy.js';
-import type { SocketEndpoint } from '../realtime/socket.js';
+import { retryPolicy, type RetryOptions, type RetryPolicy } from '../http/retryPolicy.js';
+import { connectionFailure, type SocketEndpoint } from '../realtime/socket.js';
 import type { Schedule } from './batcher.js';
 import { StreamConnection } from './connection.js';
 import type { BrokerFrame } from './frames.js';
@@ -14,7 +14,7 @@ export interface StreamClientOptions {
   endpoint: SocketEndpoint;
   /** Sent as the `instance` query parameter: with the key's client it is the consumer identity. */
   instanceId?: string;
-  /** Reconnect backoff; after `attempts` failed attempts in a row, waiting calls fail. */
+  /** Reconnect backoff (after `attempts` failed attempts in a row, waiting calls fail), and the retries of refused publishes. */
   retry: RetryPolicy;
   /** Told once, when streaming turns out not to work here. */
   warn(message: string): void;
@@ -43,8 +43,8 @@ export class StreamClient {
   private unavailable: StreamUnavailableError | undefined;
 
   constructor(private readonly options: StreamClientOptions) {
-    this.publisher = new Publisher((frame) => this.connection.send(frame));
-    this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) });
+    this.publisher = new Publisher((frame) => this.connection.send(frame), options.retry);
+    this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) }, options.retry);
     this.subscriptions = new Subscriptions((frame) => this.connection.send(frame));
     this.connection = new StreamConnection({
       open: options.open ?? socketOpener(options.endpoint),
@@ -66,8 +66,10 @@ export class StreamClient {
     return this.unavailable === undefined;
   }
 
-  publish(fields: PublishFields, signal?: AbortSignal): Promise<PublishResult> {
-    return this.track(() => this.publisher.publish(fields, signal));
+  /** `retry` (over the client's policy) bounds the retries of refusals that may succeed later (429, 5xx). */
+  publish(fields: PublishFields, signal?: AbortSignal, retry?: RetryOptions): Promise<PublishResult> {
+    const policy = retry ? retryPolicy(this.options.retry, retry) : this.options.retry;
+    return this.track(() => this.publisher.publish(fields, signal, policy));
   }
 
   subscribe(queue: string, prefetch: number, handlers: SubscriptionHandlers): Promise<StreamSubscription> {
@@ -114,6 +116,8 @@ export class StreamClient {
   }
 
   private lost(error: Error, failures: number): void {
+    // Consumers hear of every failed attempt, as of every failed long poll over HTTP.
+    this.subscriptions.interrupted(connectionFailure(error, 'the stream'));
     if (failures < this.options.retry.attempts) return;
     // As an HTTP call gives up after its attempts: what waits for an answer fails; subscriptions keep trying.
     const failure = error instanceof ConnectionError ? error : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });

@@ -6,6 +6,8 @@ export interface SubscriptionHandlers {
   deliver(message: Message): void;
   /** The broker ended it (queue deleted: NotFoundError; scope removed: ForbiddenError), or the stream is gone. */
   ended(error: unknown): void;
+  /** The stream was lost (an attempt to reopen it failed); the subscription goes on once it is back. */
+  interrupted?(error: unknown): void;
 }
 
 interface Entry {
@@ -81,6 +83,11 @@ export class Subscriptions {
         this.send({ type: 'subscribe', sub: entry.sub, queue: entry.queue, prefetch: entry.prefetch });
       }
     }
+  }
+
+  /** Tells every subscription that the stream is down for now (it keeps trying). */
+  interrupted(error: unknown): void {
+    for (const entry of [...this.entries.values()]) entry.handlers.interrupted?.(error);
   }
 
   /** Ends every subscription with this error (the stream is gone for good). */

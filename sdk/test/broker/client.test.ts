@@ -11,7 +11,8 @@ import {
   UnauthorizedError,
   type Message,
 } from '../../src/index.js';
-import { brokerForFile, type SdkBroker } from '../helpers/broker.js';
+import { brokerForFile, until, type SdkBroker } from '../helpers/broker.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 let env: SdkBroker;
 let admin: MiniQueue;
@@ -103,11 +104,12 @@ describe('publishing and consuming', () => {
     await mailer.ackMany(claimed.map((m) => m.message_id));
   });
 
-  it('stores a publish once when its response is lost and the SDK retries', async () => {
+  it('over HTTP, stores a publish once when its response is lost and the SDK retries', async () => {
     let calls = 0;
     const lossy = new MiniQueue({
       url: env.broker.url,
       apiKey: (await admin.clients.create('lossy-shop', ['publish:order.placed'])).api_key,
+      transport: 'http', // the loss is that of an HTTP response
       retry: { baseDelayMs: 5 },
       // The first publish reaches the broker, but its answer never comes back.
       fetch: async (input, init) => {
@@ -122,6 +124,34 @@ describe('publishing and consuming', () => {
     const claimed = await mailer.receive('email-queue', { maxMessages: 10 });
     expect(claimed.map((m) => m.payload)).toEqual(['exactly once']);
     await mailer.ackMany(claimed.map((m) => m.message_id));
+  });
+
+  it('over the stream, stores a publish once when its confirm is lost and the SDK sends it again', async () => {
+    const proxy = await startTcpProxy(env.broker.url);
+    const lossy = new MiniQueue({
+      url: proxy.url,
+      apiKey: (await admin.clients.create('lossy-streamer', ['publish:order.placed'])).api_key,
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    });
+    try {
+      await lossy.publish('order.placed', 'warm-up');
+      await mailer.ackMany((await mailer.receive('email-queue', { maxMessages: 10 })).map((m) => m.message_id));
+      // The publish reaches the broker and is stored, but its confirm never comes back.
+      proxy.mute(true);
+      const publishing = lossy.publish('order.placed', 'exactly once');
+      await until(async () => (await admin.queues.messages('email-queue')).items.some((m) => m.payload === 'exactly once'), 10_000, 'stored');
+      proxy.cut();
+      proxy.mute(false);
+      const result = await publishing;
+      expect(result.message_ids).toHaveLength(1);
+      const claimed = await mailer.receive('email-queue', { maxMessages: 10 });
+      expect(claimed.map((m) => m.payload)).toEqual(['exactly once']);
+      expect(claimed[0].message_id).toBe(result.message_ids[0]);
+      await mailer.ackMany(claimed.map((m) => m.message_id));
+    } finally {
+      lossy.close();
+      await proxy.close();
+    }
   });
 
   it('publishes batches, receives many and acks many', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DeadLetterError, LeaseLostError, MiniQueue, type ErrorContext, type ProcessedEvent } from '../../src/index.js';
+import { ConnectionError, DeadLetterError, LeaseLostError, MiniQueue, type ErrorContext, type ProcessedEvent } from '../../src/index.js';
 import { brokerForFile, sleep, until, type SdkBroker } from '../helpers/broker.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 let env: SdkBroker;
 let admin: MiniQueue;
@@ -210,6 +211,38 @@ describe('consumer', () => {
     expect(phases).toEqual([]);
   });
 
+  it('over the stream, a message claimed again while its first handler runs: that handler loses its lease, the new claim is acked', async () => {
+    // The subscription has room (prefetch 2), so the broker claims the message again for the same
+    // holder at once: only the claim tells the old delivery from the new one.
+    const { producer, consumerClient } = await setUp('reclaimed', { ackTimeoutSeconds: 1 });
+    await producer.publish('reclaimed', 'takes too long');
+    const deliveries: number[] = [];
+    const reasons: unknown[] = [];
+    const phases: string[] = [];
+    const consumer = consumerClient.consumer(
+      'reclaimed',
+      async (message, { signal }) => {
+        deliveries.push(message.retry_count);
+        if (message.retry_count > 0) return;
+        await sleep(1500);
+        await env.sweep();
+        await until(async () => (await countsOf('reclaimed')).unacked === 1, 10_000, 'the claim again');
+        await until(() => signal.aborted, 5000, 'the lost lease');
+        reasons.push(signal.reason);
+      },
+      { heartbeat: false, prefetch: 2 },
+    );
+    consumer.on('error', (_error, context) => phases.push(context.phase));
+    consumer.start();
+    await until(() => deliveries.length === 2, 15_000, 'redelivery');
+    await until(async () => (await countsOf('reclaimed')).acked === 1, 10_000, 'ack of the redelivery');
+    await consumer.stop();
+    expect(deliveries).toEqual([0, 1]);
+    expect(reasons[0]).toBeInstanceOf(LeaseLostError);
+    expect(phases).toEqual([]);
+    expect(await countsOf('reclaimed')).toMatchObject({ acked: 1, pending: 0, unacked: 0 });
+  });
+
   it('stop() lets running handlers finish and loses nothing: the rest is redelivered', async () => {
     const { producer, consumerClient } = await setUp('interrupted', { ackTimeoutSeconds: 1 });
     const ids = await publishMany(producer, 'interrupted', 200);
@@ -286,13 +319,14 @@ describe('consumer', () => {
     expect(signal!.aborted).toBe(true);
   });
 
-  it('reports transient claim failures as events and keeps going', async () => {
+  it('over HTTP, reports transient claim failures as events and keeps going', async () => {
     const { producer } = await setUp('bumpy');
     const key = (await admin.clients.create('bumpy-flaky', ['consume:bumpy'])).api_key;
     let failuresLeft = 3;
     const flaky = new MiniQueue({
       url: env.broker.url,
       apiKey: key,
+      transport: 'http', // the failures are those of claim requests
       retry: { attempts: 1 },
       fetch: (input, init) => {
         if (String(input).includes('/receive') && failuresLeft-- > 0) return Promise.reject(new TypeError('fetch failed'));
@@ -309,5 +343,34 @@ describe('consumer', () => {
     await consumer.stop();
     expect(phases).toEqual(['claim', 'claim', 'claim']);
     expect(payloads).toEqual(['eventually']);
+  });
+
+  it('over the stream, reports a lost stream as claim errors, then delivers once it is back', async () => {
+    const { producer } = await setUp('choppy');
+    const key = (await admin.clients.create('choppy-proxied', ['consume:choppy'])).api_key;
+    const proxy = await startTcpProxy(env.broker.url);
+    const client = new MiniQueue({ url: proxy.url, apiKey: key, retry: { baseDelayMs: 20, maxDelayMs: 50 } });
+    const errors: Array<{ error: unknown; phase: string }> = [];
+    const payloads: string[] = [];
+    const consumer = client.consumer('choppy', (message) => void payloads.push(message.payload));
+    consumer.on('error', (error, context) => errors.push({ error, phase: context.phase }));
+    try {
+      consumer.start();
+      await producer.publish('choppy', 'before');
+      await until(() => payloads.length === 1, 10_000, 'the first delivery');
+      proxy.refuse(true);
+      proxy.cut();
+      await until(() => errors.length >= 3, 10_000, 'three failed attempts');
+      proxy.refuse(false);
+      await producer.publish('choppy', 'after');
+      await until(() => payloads.length === 2, 20_000, 'a delivery once the stream is back');
+      await consumer.stop();
+      expect(payloads).toEqual(['before', 'after']);
+      expect(new Set(errors.map((error) => error.phase))).toEqual(new Set(['claim']));
+      expect(errors.every(({ error }) => error instanceof ConnectionError)).toBe(true);
+    } finally {
+      client.close();
+      await proxy.close();
+    }
   });
 });

@@ -24,7 +24,7 @@ function handshakeStatus(url: string, key: string, queue: string): Promise<numbe
 }
 
 describe('push mode', () => {
-  it('claims as soon as /ws/consume announces a message, without long polling', async () => {
+  it('over HTTP, claims as soon as /ws/consume announces a message, without long polling', async () => {
     await env.admin.topics.create('pushed');
     await env.admin.queues.create('pushed', 'pushed');
     const producer = await env.client('pushed-producer', ['publish:pushed']);
@@ -35,6 +35,7 @@ describe('push mode', () => {
     const consumerClient = new MiniQueue({
       url: env.broker.url,
       apiKey: key,
+      transport: 'http', // push mode is how an HTTP consumer learns of messages early
       fetch: (input, init) => {
         if (String(input).endsWith('/receive')) waits.push(JSON.parse(String(init?.body)).wait_seconds);
         return fetch(input, init);
@@ -56,6 +57,36 @@ describe('push mode', () => {
 
     expect(handled).toEqual(['announced']);
     expect(waits.every((wait) => wait === 0)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('over the stream, a published message is pushed to the subscribed consumer at once, with no claim request', async () => {
+    await env.admin.topics.create('streamed');
+    await env.admin.queues.create('streamed', 'streamed');
+    const producer = await env.client('streamed-producer', ['publish:streamed']);
+    const key = (await env.admin.clients.create('streamed-consumer', ['consume:streamed'])).api_key;
+    const requests: string[] = [];
+    const consumerClient = new MiniQueue({
+      url: env.broker.url,
+      apiKey: key,
+      fetch: (input, init) => (requests.push(String(input)), fetch(input, init)),
+    });
+    const handled: string[] = [];
+    const errors: unknown[] = [];
+    const consumer = consumerClient.consumer('streamed', (message) => void handled.push(message.payload), { push: true, waitSeconds: 20 });
+    consumer.on('error', (error) => errors.push(error));
+    consumer.start();
+    await producer.publish('streamed', 'warm-up'); // the subscription is up once this arrives
+    await until(() => handled.length === 1, 10_000, 'the first delivery');
+    const started = Date.now();
+    await producer.publish('streamed', 'pushed');
+    await until(() => handled.length === 2, 10_000, 'pushed delivery');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await consumer.stop();
+    consumerClient.close();
+    producer.close();
+    expect(handled).toEqual(['warm-up', 'pushed']);
+    expect(requests).toEqual([]); // no receive, no ack, no /ws/consume ticket: all of it went over the stream
     expect(errors).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startTestBroker } from '../../../api/test/helpers/broker.js';
 import { MiniQueue, NotFoundError, UnauthorizedError, type ProcessedEvent } from '../../src/index.js';
-import { brokerForFile, until, type SdkBroker } from '../helpers/broker.js';
+import { brokerForFile, startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 let env: SdkBroker;
@@ -95,6 +95,31 @@ describe.skipIf(!brokerStreams)('over the stream', () => {
     expect(counts).toMatchObject({ pending: 0, unacked: 0, acked: 30 });
     producer.close();
     consumerClient.close();
+  });
+
+  it('a publish refused while the database is unavailable (503, every connection busy) is sent again after retry_after_seconds, and stored once', async () => {
+    // With every pooled connection taken, the broker's publish gives up after its wait: 503, retry after 1 s.
+    const busy = await startSdkBroker({ MINIQUEUE_DB_POOL_SIZE: '2', MINIQUEUE_DB_CONNECTION_WAIT_SECONDS: '0.2' });
+    const client = await busy.client('locked-producer', ['publish:locked']);
+    try {
+      await busy.admin.topics.create('locked');
+      await busy.admin.queues.create('locked', 'locked');
+      await client.publish('locked', 'warm-up');
+      const taken = await Promise.all([busy.broker.pool.connect(), busy.broker.pool.connect()]);
+      const started = Date.now();
+      const unretried = client.publish('locked', 'one attempt', { retry: { attempts: 1 } });
+      const retried = client.publish('locked', 'retried');
+      await expect(unretried).rejects.toMatchObject({ status: 503, code: 'database_unavailable', retryAfterMs: 1000, attempts: 1 });
+      taken.forEach((connection) => connection.release());
+      await expect(retried).resolves.toMatchObject({ queues: ['locked'], duplicate: false });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      const payloads: string[] = [];
+      for await (const message of busy.admin.queues.allMessages('locked')) payloads.push(message.payload);
+      expect(payloads.sort()).toEqual(['retried', 'warm-up']);
+    } finally {
+      client.close();
+      await busy.stop();
+    }
   });
 
   it('a broker restarted mid-stream: the client reconnects and every unconfirmed publish is stored once', async () => {

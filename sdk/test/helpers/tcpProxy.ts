@@ -8,6 +8,8 @@ export interface TcpProxy {
   cut(): void;
   /** While true, new connections are dropped at once (the broker is unreachable). */
   refuse(refusing: boolean): void;
+  /** While true, what the broker sends is dropped on the way (answers lost, requests still arrive). */
+  mute(muted: boolean): void;
   /** Sends new connections to another target (a broker restarted on another port). */
   retarget(url: string): void;
   close(): Promise<void>;
@@ -18,6 +20,7 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   let target = new URL(targetUrl);
   const open = new Set<Socket>();
   let refusing = false;
+  let muted = false;
   const server = createServer((client) => {
     if (refusing) return void client.destroy();
     const upstream = connect(Number(target.port), target.hostname);
@@ -26,7 +29,8 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       socket.on('close', () => open.delete(socket));
       socket.on('error', () => undefined); // a cut connection errors on both ends; close follows
     }
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => muted || client.write(chunk));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -41,6 +45,9 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     },
     refuse: (value) => {
       refusing = value;
+    },
+    mute: (value) => {
+      muted = value;
     },
     close: () => {
       for (const socket of open) socket.destroy();

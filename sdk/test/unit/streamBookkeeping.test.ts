@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { ConflictError, ConnectionError, NotFoundError, PayloadTooLargeError } from '../../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConflictError, ConnectionError, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../../src/index.js';
+import { retryPolicy } from '../../src/http/retryPolicy.js';
 import type { ClientFrame, PublishFrame } from '../../src/stream/frames.js';
 import { Publisher } from '../../src/stream/publisher.js';
 import { Settler } from '../../src/stream/settler.js';
@@ -46,6 +47,74 @@ describe('publish sequence bookkeeping', () => {
     expect(publisher.size).toBe(1);
     publisher.failAll(new ConnectionError({ status: 0, message: 'gone' }));
     await expect(other).rejects.toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe('publishes refused for now (429, 503)', () => {
+  afterEach(() => vi.useRealTimers());
+  const unavailable = (seq: number, retryAfterSeconds?: number) =>
+    ({ type: 'reject', seq, status: 503, code: 'database_unavailable', message: 'Database unavailable', errors: null, retry_after_seconds: retryAfterSeconds }) as const;
+
+  it('are sent again with the same seq and key after retry_after_seconds, and resolve on the confirm', async () => {
+    vi.useFakeTimers();
+    const sent: PublishFrame[] = [];
+    const publisher = new Publisher((frame) => sent.push(frame));
+    const published = publisher.publish({ topic: 't', payload: 'a', idempotency_key: 'k1' });
+    publisher.answer(unavailable(1, 1));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sent).toHaveLength(1);
+    publisher.resend(); // a stream reopened meanwhile: the waiting publish keeps its turn
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent.map((frame) => [frame.seq, frame.idempotency_key])).toEqual([[1, 'k1'], [1, 'k1']]);
+    publisher.answer({ type: 'confirm', seq: 1, message_ids: ['m1'], queues: ['q'], duplicate: false });
+    await expect(published).resolves.toMatchObject({ message_ids: ['m1'] });
+  });
+
+  it('without retry_after_seconds back off as the policy says; an error frame naming the seq counts too', async () => {
+    vi.useFakeTimers();
+    const sent: PublishFrame[] = [];
+    const publisher = new Publisher((frame) => sent.push(frame), retryPolicy({ baseDelayMs: 100 }), () => 0.5);
+    void publisher.publish({ topic: 't', payload: 'a' });
+    publisher.answer({ type: 'error', seq: 1, status: 429, code: 'rate_limited', message: 'slow down' });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('reject with the typed error once the attempts are used up, or when the wait is longer than the policy takes', async () => {
+    vi.useFakeTimers();
+    const publisher = new Publisher(() => undefined, retryPolicy({ attempts: 2, maxRetryAfterMs: 5000 }));
+    const twice = publisher.publish({ topic: 't', payload: 'a' });
+    const caught = twice.catch((error: unknown) => error);
+    publisher.answer(unavailable(1, 1));
+    await vi.advanceTimersByTimeAsync(1000);
+    publisher.answer(unavailable(1, 1));
+    const error = await caught;
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).toMatchObject({ status: 503, code: 'database_unavailable', attempts: 2, retryAfterMs: 1000 });
+    const tooLong = publisher.publish({ topic: 't', payload: 'b' });
+    publisher.answer({ type: 'reject', seq: 2, status: 429, code: 'rate_limited', message: 'later', retry_after_seconds: 60 });
+    await expect(tooLong).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(tooLong).rejects.toMatchObject({ retryAfterMs: 60_000, attempts: 1 });
+    const conflict = publisher.publish({ topic: 't', payload: 'c' }, undefined, retryPolicy({ attempts: 4 }));
+    publisher.answer({ type: 'reject', seq: 3, status: 409, code: 'idempotency_conflict', message: 'other content' });
+    await expect(conflict).rejects.toBeInstanceOf(ConflictError);
+    expect(publisher.size).toBe(0);
+  });
+
+  it('an abort while waiting to be sent again ends the wait', async () => {
+    vi.useFakeTimers();
+    const sent: PublishFrame[] = [];
+    const publisher = new Publisher((frame) => sent.push(frame));
+    const controller = new AbortController();
+    const published = publisher.publish({ topic: 't', payload: 'a' }, controller.signal);
+    publisher.answer(unavailable(1, 1));
+    controller.abort(new Error('enough'));
+    await expect(published).rejects.toThrow('enough');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sent).toHaveLength(1);
   });
 });
 
@@ -98,5 +167,25 @@ describe('settling by frame', () => {
     instance.answer({ type: 'error', ref: 2, status: 404, code: 'message_not_found', message: 'no such message' });
     await expect(nack).resolves.toEqual({ message_id: 'm1', status: 'DEAD' });
     await expect(extend).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('sends a settle refused for now (503, 429) again with its ref after retry_after_seconds, as HTTP retries it', async () => {
+    vi.useFakeTimers();
+    try {
+      const sent: ClientFrame[] = [];
+      const instance = new Settler({ send: (frame) => (sent.push(frame), true), beforeFlush: (prepare) => prepare() }, retryPolicy({ attempts: 2 }));
+      const nack = instance.nack('m1', { requeue: true });
+      const busy = { type: 'error', ref: 1, status: 503, code: 'database_unavailable', message: 'Database unavailable', retry_after_seconds: 1 } as const;
+      instance.answer(busy);
+      instance.resend(); // reopened meanwhile: the waiting nack keeps its turn
+      expect(sent).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(sent.map((frame) => [frame.type, (frame as { ref: number }).ref])).toEqual([['nack', 1], ['nack', 1]]);
+      instance.answer(busy); // the second refusal uses up the two attempts
+      await expect(nack).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
+      expect(instance.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

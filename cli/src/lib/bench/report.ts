@@ -6,6 +6,8 @@ export interface BenchSettings {
   size: number;
   publish_batch: number;
   receive_batch: number;
+  /** Over the stream: unacked messages pushed ahead to each consumer. */
+  prefetch: number;
   queues: number;
   duration_seconds: number;
   prefill: number;

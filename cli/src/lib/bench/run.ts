@@ -4,6 +4,7 @@ import { prefill } from './prefill.js';
 import { benchReport, progressLine, type BenchReport, type BenchSettings } from './report.js';
 import { BenchStats, type Snapshot } from './stats.js';
 import { createTopology } from './topology.js';
+import { streamConsumer } from './streamWorker.js';
 import { consumer, producer } from './workers.js';
 
 export interface BenchRun {
@@ -11,7 +12,7 @@ export interface BenchRun {
   url: string;
   adminKey: string;
   settings: BenchSettings;
-  /** How single publishes go: over the stream (default) or one HTTP request each. */
+  /** How single publishes and consumers go: over the stream (default) or one HTTP request each. */
   transport?: 'stream' | 'http';
   /** Ends the run early (Ctrl-C); what was measured so far is reported. */
   interrupt: AbortSignal;
@@ -45,19 +46,13 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
       ...Array.from({ length: settings.producers }, () =>
         producer(publisher, { topic: topology.topic, size: settings.size, batch: settings.publish_batch }, stats, stop),
       ),
-      ...Array.from({ length: settings.consumers }, (_, i) =>
-        consumer(
-          claimer,
-          {
-            queue: topology.queues[i % topology.queues.length],
-            batch: settings.receive_batch,
-            // With nothing being published, a consumer is done when its queue answers empty.
-            waitSeconds: settings.producers > 0 ? CONSUMER_WAIT_SECONDS : 0,
-          },
-          stats,
-          stop,
-        ),
-      ),
+      ...Array.from({ length: settings.consumers }, (_, i) => {
+        const queue = topology.queues[i % topology.queues.length];
+        // With nothing being published, a consumer is done when its queue is empty.
+        const drain = settings.producers === 0;
+        if (run.transport !== 'http') return streamConsumer(claimer, { queue, prefetch: settings.prefetch, drain }, stats, stop);
+        return consumer(claimer, { queue, batch: settings.receive_batch, waitSeconds: drain ? 0 : CONSUMER_WAIT_SECONDS }, stats, stop);
+      }),
     ];
     if (settings.warmup_seconds > 0 && !run.interrupt.aborted) {
       // The same load, uncounted, until this process and the broker are up to speed (a fresh
