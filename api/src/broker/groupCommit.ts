@@ -25,9 +25,17 @@
  * explanation for what the statement left out) fails only the requests it was for, and is
  * reported in their results, never thrown.
  */
+export interface GroupCommitStats {
+  batches: number;
+  requests: number;
+  seconds: number;
+}
+
 export interface GroupCommitOptions {
   /** Requests per statement at most. */
   maxBatch: number;
+  /** Where to count statements (several group commits of one kind may share one); default: its own. */
+  stats?: GroupCommitStats;
   /** Batches running at once (each holds one pooled connection). */
   maxInFlight: number;
   /** Errors after which trying requests alone would only fail again (e.g. database unavailable). */
@@ -50,12 +58,14 @@ export class GroupCommit<I, R> {
   private inFlight = 0;
   private scheduled = false;
   /** Statements sent, requests they carried, and seconds they took: for the metrics and the tests. */
-  readonly stats = { batches: 0, requests: 0, seconds: 0 };
+  readonly stats: GroupCommitStats;
 
   constructor(
     private readonly runBatch: (requests: I[]) => Promise<BatchResult<R>[]>,
     private readonly options: GroupCommitOptions,
-  ) {}
+  ) {
+    this.stats = options.stats ?? { batches: 0, requests: 0, seconds: 0 };
+  }
 
   submit(request: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {

@@ -69,6 +69,13 @@ function repeatOf(row: IdempotencyRow | undefined, topic: string, hash: string, 
  */
 export class Publisher {
   private readonly singles: GroupCommit<Single, PublishOutcome>;
+  /**
+   * Single publishes with an ordering key: one statement at a time, in arrival order, so the frames
+   * of a stream (or requests sent one after another) are stored in the order they came. Two
+   * statements at once would take their key's next positions in whichever order they reached the
+   * key's group row.
+   */
+  private readonly keyedSingles: GroupCommit<Single, PublishOutcome>;
 
   constructor(
     private readonly deps: {
@@ -80,10 +87,9 @@ export class Publisher {
       groupCommit: { maxBatch: number; maxInFlight: number };
     },
   ) {
-    this.singles = new GroupCommit((requests) => this.publishSingles(requests), {
-      ...deps.groupCommit,
-      isFinal: isDatabaseUnavailable,
-    });
+    const options = { ...deps.groupCommit, isFinal: isDatabaseUnavailable, stats: { batches: 0, requests: 0, seconds: 0 } };
+    this.singles = new GroupCommit((requests) => this.publishSingles(requests), options);
+    this.keyedSingles = new GroupCommit((requests) => this.publishSingles(requests), { ...options, maxInFlight: 1 });
   }
 
   get groupCommitStats() {
@@ -91,7 +97,8 @@ export class Publisher {
   }
 
   publishOne(owner: string, topic: string, item: PublishItem): Promise<PublishOutcome> {
-    return this.singles.submit({ owner, topic, item });
+    const commit = item.orderingKey === undefined ? this.singles : this.keyedSingles;
+    return commit.submit({ owner, topic, item });
   }
 
   /** Up to 500 items to one topic, all stored or none (a key conflict rolls the whole batch back). */
