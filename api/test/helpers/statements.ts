@@ -23,4 +23,4 @@ export async function statementsDuring(work: () => Promise<unknown>): Promise<st
 export const isNotification = (sql: string) => sql.includes('pg_notify');
 
 /** The rate recorder's writes of the last bucket's counts: every 5 s per instance, whatever requests run. */
-export const isRateWrite = (sql: string) => /\b(queue_rate|topic_rate|rate_sample)\b/.test(sql);
+export const isRateWrite = (sql: string) => /\b(queue_rate|topic_rate|rate_sample)(_minute)?\b/.test(sql);

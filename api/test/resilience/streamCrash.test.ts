@@ -61,16 +61,20 @@ describe('a broker killed with SIGKILL while streams publish and consume', () =>
 
     // Publish in a pipeline; ack half of what arrives (confirmed acks), hold the rest.
     let seq = 0;
+    let deliveries = 0;
     const ackedConfirmed = new Set<string>();
     consumer.ws.on('message', (data) => {
       const parsed = JSON.parse(String(data));
       for (const frame of Array.isArray(parsed) ? parsed : [parsed]) {
-        if (frame.type === 'deliver' && deliveredIds(consumer).length % 2 === 0) consumer.send({ type: 'ack', ids: [frame.message.message_id], ref: seq++ });
+        // Every other delivery is acked, the rest held (deliveries come in arrays of any size).
+        if (frame.type === 'deliver' && deliveries++ % 2 === 0) consumer.send({ type: 'ack', ids: [frame.message.message_id], ref: seq++ });
         if (frame.type === 'acked') for (const id of frame.acked) ackedConfirmed.add(id);
       }
     });
     for (let i = 1; i <= PUBLISHED_BEFORE_KILL; i += 1) producer.send(publishFrame(i, TOPIC, `p${i}`));
     await producer.collect((frame) => frame.type === 'confirm', PUBLISHED_BEFORE_KILL / 2, 20_000);
+    // The consumer holds some (every other delivery is left unacked) before the kill.
+    await consumer.collect((frame) => frame.type === 'deliver', 10, 20_000);
     // More publishes in flight at the moment of the kill: they may be stored or not, never by halves.
     for (let i = PUBLISHED_BEFORE_KILL + 1; i <= PUBLISHED_BEFORE_KILL + 200; i += 1) producer.send(publishFrame(i, TOPIC, `p${i}`));
     await doomed.kill();
