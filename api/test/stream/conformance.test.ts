@@ -171,18 +171,20 @@ describe('/ws/v1/stream keeps to asyncapi.yaml', () => {
   });
 
   it('refuses handshakes as it documents, with the HTTP error body', async () => {
-    const refusals = [
-      openStream(mq, { key, protocols: [] }),
-      openStream(mq, { key: 'mq_not_a_key' }),
-      openStream(mq, { key, query: 'resume=short' }),
-      openStream(mq, { key, query: 'instance=%20spaces%20' }),
-    ];
-    const statuses: number[] = [];
-    for (const refusal of refusals) {
-      const error = await refusal.then(
+    // Each refusal is caught as soon as it is made: one that comes before the loop reaches it is not left unhandled.
+    const refusalOf = (opening: Promise<unknown>) =>
+      opening.then(
         () => expect.unreachable('the handshake was accepted'),
         (error: { status: number; body: string }) => error,
       );
+    const refusals = [
+      refusalOf(openStream(mq, { key, protocols: [] })),
+      refusalOf(openStream(mq, { key: 'mq_not_a_key' })),
+      refusalOf(openStream(mq, { key, query: 'resume=short' })),
+      refusalOf(openStream(mq, { key, query: 'instance=%20spaces%20' })),
+    ];
+    const statuses: number[] = [];
+    for (const error of await Promise.all(refusals)) {
       assertRefusal(error.status, JSON.parse(error.body));
       statuses.push(error.status);
     }
