@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BadRequestError,
   ConflictError,
@@ -175,8 +175,14 @@ describe('abort and timeout', () => {
     const { mq, stub } = await clientFor([{ status: 503, body: errorBody(503) }], { retry: { attempts: 5, baseDelayMs: 5000, maxDelayMs: 5000 } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('gave up')), 100);
+    // The backoff is jittered (0 to 5 s): held near its ceiling, so the abort surely comes during it.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.99);
     const started = Date.now();
-    await expect(mq.topics.list({ signal: controller.signal })).rejects.toThrow('gave up');
+    try {
+      await expect(mq.topics.list({ signal: controller.signal })).rejects.toThrow('gave up');
+    } finally {
+      random.mockRestore();
+    }
     expect(Date.now() - started).toBeLessThan(2000);
     expect(stub.requests).toHaveLength(1);
   });
