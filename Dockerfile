@@ -5,7 +5,7 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- build: every workspace's dependencies, then the api, the SDK and the dashboard
+# --- build: every workspace's dependencies, then the SDK, the api and the dashboard
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -22,8 +22,9 @@ COPY api/tsconfig.build.json api/
 COPY api/src api/src
 COPY sdk sdk
 COPY dashboard dashboard
-RUN npm run build --workspace @miniqueue/api \
- && npm run build --workspace @miniqueue/sdk --if-present \
+# The SDK first: the api uses its wire types and tables (stream frames, monitor events).
+RUN npm run build --workspace @miniqueue/sdk --if-present \
+ && npm run build --workspace @miniqueue/api \
  && npm run build --workspace @miniqueue/dashboard --if-present \
  && mkdir -p dashboard/dist
 
@@ -53,6 +54,9 @@ COPY --from=deps --chown=root:root /app/api/node_modules api/node_modules
 COPY --chown=root:root package.json openapi.yaml asyncapi.yaml ./
 COPY --chown=root:root api/package.json api/
 COPY --from=build --chown=root:root /app/api/dist api/dist
+# The SDK is a run-time dependency of the api (node_modules/@miniqueue/sdk links to sdk/).
+COPY --chown=root:root sdk/package.json sdk/
+COPY --from=build --chown=root:root /app/sdk/dist sdk/dist
 COPY --chown=root:root api/migrations api/migrations
 COPY --from=build --chown=root:root /app/dashboard/dist dashboard/dist
 # Files stay root-owned and read-only to the process; it runs as the image's unprivileged `node` user.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm audit --omit=dev`, held to the README: every advisory it reports for what ships must be
+// `npm audit --omit=dev`, held to docs/operations.md: every advisory it reports for what ships must be
 // listed under "Dependency advisories" there, with why it is accepted; any other fails the build.
 // When the registry's advisory endpoint does not answer, that is said loudly: nothing was checked.
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ try {
   report = { message: output.trim().split('\n').pop() || 'no output' };
 }
 if (!report.vulnerabilities) {
-  console.warn(`npm audit --omit=dev: the advisory endpoint did not answer (${report.message || report.error?.summary || "no answer"}).`);
+  console.warn(`npm audit --omit=dev: the advisory endpoint did not answer (${report.message || report.error?.summary || 'no answer'}).`);
   console.warn('ADVISORIES WERE NOT CHECKED on this machine; run `npm audit --omit=dev` where the registry answers it.');
   process.exit(0);
 }
@@ -29,12 +29,14 @@ for (const [name, vulnerability] of Object.entries(report.vulnerabilities ?? {})
     advisories.set(id, `${id} ${via.severity} ${name} ${via.range}: ${via.title}`);
   }
 }
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
 const section = readme.split(/^## Dependency advisories$/m)[1]?.split(/^## /m)[0] ?? '';
 const unexplained = [...advisories].filter(([id]) => !section.includes(id));
 for (const [id, line] of advisories) console.log(`${section.includes(id) ? 'accepted' : 'NEW     '} ${line}`);
 if (unexplained.length > 0) {
-  console.error(`npm audit --omit=dev: ${unexplained.length} advisory(ies) not explained under "Dependency advisories" in README.md: upgrade, or explain.`);
+  console.error(
+    `npm audit --omit=dev: ${unexplained.length} advisory(ies) not explained under "Dependency advisories" in docs/operations.md: upgrade, or explain.`,
+  );
   process.exit(1);
 }
-console.log(`npm audit --omit=dev: ${advisories.size === 0 ? 'no advisories' : `${advisories.size} advisories, each explained in README.md`}.`);
+console.log(`npm audit --omit=dev: ${advisories.size === 0 ? 'no advisories' : `${advisories.size} advisories, each explained in docs/operations.md`}.`);

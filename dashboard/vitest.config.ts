@@ -1,4 +1,8 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+// The broker's test harness comes from its package (@miniqueue/api's `./testing` entries), not by path.
+const fromApi = (entry: string) => createRequire(import.meta.url).resolve(`@miniqueue/api/${entry}`);
 
 export default defineConfig({
   test: {
@@ -18,9 +22,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           // One PostgreSQL for the run (the api's harness), then the dashboard built once so the
           // broker under test serves exactly this source.
-          globalSetup: ['../api/test/helpers/globalSetup.ts', './test/helpers/buildDashboard.ts'],
+          globalSetup: [fromApi('testing/global-setup'), './test/helpers/buildDashboard.ts'],
           // After each file: no secret in any line its brokers logged.
-          setupFiles: ['../api/test/helpers/logScan.ts'],
+          setupFiles: [fromApi('testing/log-scan')],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Each file runs a broker and a Chromium: two at a time is what two cores take.

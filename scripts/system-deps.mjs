@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs before the test suites: every system program they drive (promtool, Chromium) must be there.
+// Runs before the test suites: every system program they drive (promtool, Chromium, PostgreSQL 15) must be there.
 // As root with apt-get, a missing one is installed; otherwise the run stops at once with one line
 // saying what to install, so no test is skipped or fails later for want of it.
 import { spawnSync } from 'node:child_process';

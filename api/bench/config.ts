@@ -11,7 +11,7 @@ export interface Bound {
   seconds: number;
 }
 
-export const PHASES = ['references', 'main', 'stream', 'rabbitmq', 'pending', 'history'] as const;
+export const PHASES = ['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchConfig {
@@ -103,7 +103,10 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 
 function phases(raw: string | undefined, only: string[] | null): Phase[] {
   if (!raw) return only ? ['references', 'stream', 'rabbitmq'] : [...PHASES];
-  const chosen = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const chosen = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of chosen) {
     if (!(PHASES as readonly string[]).includes(name)) throw new Error(`BENCH_PHASES: unknown phase ${name} (known: ${PHASES.join(', ')})`);
   }
@@ -112,13 +115,17 @@ function phases(raw: string | undefined, only: string[] | null): Phase[] {
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, repoRoot: string): BenchConfig {
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
-  const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((id) => id.trim()).filter(Boolean) : null;
+  const only = env.BENCH_ONLY
+    ? env.BENCH_ONLY.split(',')
+        .map((id) => id.trim())
+        .filter(Boolean)
+    : null;
   const rabbitSetting = env.BENCH_RABBITMQ ?? '';
   if (!['', '0', '1'].includes(rabbitSetting)) throw new Error(`BENCH_RABBITMQ must be 0 or 1, got ${rabbitSetting}`);
   const common = {
     quick,
     only,
-    rabbitmq: rabbitSetting === '1' ? 'on' as const : rabbitSetting === '0' ? 'off' as const : 'auto' as const,
+    rabbitmq: rabbitSetting === '1' ? ('on' as const) : rabbitSetting === '0' ? ('off' as const) : ('auto' as const),
     phases: phases(env.BENCH_PHASES, only),
     databaseUrl: env.BENCH_DATABASE_URL || undefined,
     outputDir: env.BENCH_OUTPUT_DIR || `${repoRoot}/artifacts/bench`,

@@ -14,7 +14,4 @@ export function explaining(client: pg.Client, plans: string[][]): Queryable {
 }
 
 export const summary = (plan: string[]) =>
-  [plan.find((line) => /^\s*Buffers:/.test(line))?.trim(), plan.find((line) => line.startsWith('Execution Time'))]
-    .filter(Boolean)
-    .join('; ');
-
+  [plan.find((line) => /^\s*Buffers:/.test(line))?.trim(), plan.find((line) => line.startsWith('Execution Time'))].filter(Boolean).join('; ');

@@ -1,6 +1,5 @@
-import pg from 'pg';
-import { migrate } from '../src/db/migrate.js';
 import * as current from './hotPathStatements.js';
+import { prepare, round, stats, type Statements } from './hotPathRounds.js';
 import { startServer } from './postgres.js';
 
 /**
@@ -17,8 +16,6 @@ import { startServer } from './postgres.js';
 const PER_ROUND = Number(process.argv[2] ?? 400);
 const ROUNDS = Number(process.argv[3] ?? 6);
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-type Statements = typeof current;
 
 /** Statement-level triggers doing what the counting CTE does, for the comparison (one function per event). */
 const NEW_ROWS = `SELECT n.queue_name, (n.status <> 'UNACKED')::int AS pending, (n.status = 'UNACKED')::int AS unacked, 0 AS acked FROM new_rows n`;
@@ -43,43 +40,6 @@ const TRIGGERS = `
     FOR EACH STATEMENT EXECUTE FUNCTION bench_updated();
   CREATE TRIGGER bench_deleted AFTER DELETE ON message REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bench_deleted();`;
 
-async function prepare(url: string, sql = ''): Promise<pg.Client> {
-  await migrate(url);
-  // Without waiting for the WAL flush of each commit: what is timed is the statements' own work.
-  const client = new pg.Client({ connectionString: url, options: '-c jit=off -c synchronous_commit=off' });
-  client.on('error', () => undefined);
-  await client.connect();
-  await client.query(`INSERT INTO topic (name) VALUES ('hot');
-    INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries) VALUES ('hot', 'hot', 300, 5);
-    INSERT INTO queue_counter (queue_name, shard) SELECT 'hot', s FROM generate_series(0, 15) AS s; ${sql}`);
-  return client;
-}
-
-/** One round: PER_ROUND publishes, then as many claim + ack pairs; milliseconds per statement (median, mean). */
-async function round(db: pg.Client, q: Statements) {
-  const publish: number[] = [];
-  const settle: number[] = [];
-  const item = { topic: 'hot', payload: 'x'.repeat(200), headers: {}, delaySeconds: 0 };
-  for (let i = 0; i < PER_ROUND; i++) {
-    const t = performance.now();
-    await q.messagePublish(db, [item], 24);
-    publish.push(performance.now() - t);
-  }
-  const holder = { holder: 'bench', consumerId: 'bench', queues: null };
-  for (let i = 0; i < PER_ROUND; i++) {
-    const t = performance.now();
-    const [row] = await q.messageClaim(db, [{ queue: 'hot', holder: 'bench', consumerId: 'bench', limit: 1 }]);
-    await q.messageAck(db, [{ ref: 0, id: row.id, holder }], 0);
-    settle.push(performance.now() - t);
-  }
-  return { publish, settle };
-}
-
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `median ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} ms, mean ${(values.reduce((s, v) => s + v, 0) / values.length).toFixed(3)} ms`;
-};
-
 async function main(): Promise<void> {
   const baseDir = process.env.BASE_QUERIES;
   if (!baseDir) throw new Error('BASE_QUERIES: the folder of the uncounted statements');
@@ -99,7 +59,7 @@ async function main(): Promise<void> {
     log(`# ${ROUNDS} rounds of ${PER_ROUND} publishes and ${PER_ROUND} claim + ack, alternating (${server.facts.version})`);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [name, { client, q }] of Object.entries(variants)) {
-        const { publish, settle } = await round(client, q);
+        const { publish, settle } = await round(client, q, PER_ROUND);
         if (r > 0) {
           // The first round warms caches and plans.
           results[name].publish.push(...publish);

@@ -14,7 +14,11 @@ export class BenchClient {
   private readonly host: string;
   private readonly port: number;
 
-  constructor(baseUrl: string, private readonly key: string, maxSockets: number) {
+  constructor(
+    baseUrl: string,
+    private readonly key: string,
+    maxSockets: number,
+  ) {
     const url = new URL(baseUrl);
     this.host = url.hostname;
     this.port = Number(url.port);

@@ -43,7 +43,10 @@ function machineBusySeconds(): number {
 
 export function cpuSnapshot(): CpuSnapshot | null {
   try {
-    const processes = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(readProc).filter((p): p is ProcStat => p !== null);
+    const processes = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(readProc)
+      .filter((p): p is ProcStat => p !== null);
     const children = new Map<number, ProcStat[]>();
     for (const p of processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
     let ticks = 0;

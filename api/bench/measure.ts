@@ -52,10 +52,7 @@ export interface MeasureOptions {
 /** What a workload that does not touch PostgreSQL (RabbitMQ's) shows of it. */
 const NO_ACTIVITY: DatabaseActivity = { samples: 0, meanActive: 0, waits: [], walBytes: null, walRange: null };
 
-export async function measure(
-  options: MeasureOptions,
-  work: () => Promise<LoadResult & { extra?: Record<string, number> }>,
-): Promise<Measurement> {
+export async function measure(options: MeasureOptions, work: () => Promise<LoadResult & { extra?: Record<string, number> }>): Promise<Measurement> {
   options.log(`measuring: ${options.label}`);
   if (options.databaseUrl) await checkpoint(options.databaseUrl);
   const brokers = options.brokers ?? [];

@@ -70,13 +70,7 @@ export class PgBossBench {
    * (its inserts run in the same database, during the measurement); without it, the queue starts
    * with `seeded` jobs and drains.
    */
-  async fetchComplete(
-    queue: string,
-    batchSize: number,
-    bound: Bound,
-    callers: number,
-    backlog: { seeded: number; keepQueued?: number },
-  ): Promise<LoadResult> {
+  async fetchComplete(queue: string, batchSize: number, bound: Bound, callers: number, backlog: { seeded: number; keepQueued?: number }): Promise<LoadResult> {
     let fetched = 0;
     let inserted = backlog.seeded;
     let running = true;
@@ -100,7 +94,10 @@ export class PgBossBench {
           return { messages: 0, requests: 1 };
         }
         fetched += jobs.length;
-        await this.boss.complete(queue, jobs.map((job) => job.id));
+        await this.boss.complete(
+          queue,
+          jobs.map((job) => job.id),
+        );
         return { messages: jobs.length, requests: 2 };
       });
     } finally {

@@ -70,7 +70,10 @@ export async function startRabbit(log: (line: string) => void): Promise<RabbitNo
   const nodeName = `bench${process.pid}@localhost`;
   await mkdir(path.join(dir, 'mnesia'));
   await mkdir(path.join(dir, 'log'));
-  await writeFile(path.join(dir, 'rabbitmq.conf'), [`listeners.tcp.default = 127.0.0.1:${amqpPort}`, 'log.console = false', 'log.file.level = warning', ''].join('\n'));
+  await writeFile(
+    path.join(dir, 'rabbitmq.conf'),
+    [`listeners.tcp.default = 127.0.0.1:${amqpPort}`, 'log.console = false', 'log.file.level = warning', ''].join('\n'),
+  );
   await writeFile(path.join(dir, 'enabled_plugins'), '[].\n');
   await writeFile(path.join(dir, 'rabbitmq-env.conf'), '');
   if (owner) {

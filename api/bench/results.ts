@@ -42,19 +42,14 @@ export interface BenchResults {
   targets: Target[];
 }
 
-export type ReferenceId =
-  | 'raw_insert'
-  | 'raw_insert_notify'
-  | 'pgboss_send'
-  | 'pgboss_insert'
-  | 'pgboss_fetch_1'
-  | 'pgboss_fetch_10'
-  | 'pgboss_fetch_10_short';
+export type ReferenceId = 'raw_insert' | 'raw_insert_notify' | 'pgboss_send' | 'pgboss_insert' | 'pgboss_fetch_1' | 'pgboss_fetch_10' | 'pgboss_fetch_10_short';
 
 export interface StreamResults {
   /** Throughput workloads, in the order they ran. */
   workloads: Measurement[];
   latency: StreamLatencyResult | null;
+  /** The same with the publisher on one broker and the subscriber on a second, same database. */
+  latencyTwoBrokers: StreamLatencyResult | null;
   idle: IdleStreamsResult | null;
   stoppedReader: StoppedReaderResult | null;
 }

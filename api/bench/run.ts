@@ -6,9 +6,12 @@ import { buildBroker, newAdminKey, REPO_ROOT } from './broker.js';
 import { loadBenchConfig, type Phase } from './config.js';
 import { runHistoryPhase, runPendingPhase } from './phases/big.js';
 import { runMainPhase } from './phases/main.js';
+import { runGatesPhase, runsGates } from './phases/gates.js';
 import { runRabbitPhase } from './phases/rabbitmq.js';
 import { runStreamPhase } from './phases/stream.js';
 import { runReferences } from './phases/references.js';
+import { runBoundedPhase } from './phases/bounded.js';
+import { runExpiryPhase } from './phases/expiry.js';
 import { startServer } from './postgres.js';
 import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
@@ -39,13 +42,18 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
   if (!config.skipBuild) buildBroker(log);
   const server = await startServer(config.databaseUrl, log);
   log(`PostgreSQL: ${server.facts.version}`);
-  log(`  ${Object.entries(server.facts.settings).map(([name, value]) => `${name}=${value}`).join(', ')}`);
+  log(
+    `  ${Object.entries(server.facts.settings)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(', ')}`,
+  );
   const context: RunContext = { config, serverUrl: server.url, adminKey: newAdminKey(), log, brokers: [] };
   try {
     const runs = (phase: Phase) => config.phases.includes(phase);
     const mainDatabase = await server.createDatabase('main');
     const references = runs('references') ? await runReferences(context, mainDatabase) : {};
     const main = runs('main') ? await runMainPhase(context, mainDatabase) : { workloads: [], wakeUp: null };
+    const gates = runsGates(config) ? await runGatesPhase(context, await server.createDatabase('gates')) : [];
     const stream = runs('stream')
       ? await runStreamPhase(context, {
           main: () => server.createDatabase('stream'),
@@ -57,6 +65,8 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
     const rabbitmq = await runRabbitPhase(context);
     const pending = runs('pending') ? await runPendingPhase(context, await server.createDatabase('pending')) : null;
     const history = runs('history') ? await runHistoryPhase(context, await server.createDatabase('history')) : null;
+    const bounded = runs('bounded') ? await runBoundedPhase(context, await server.createDatabase('bounded')) : [];
+    const expiry = runs('expiry') ? await runExpiryPhase(context, await server.createDatabase('expiry')) : [];
 
     const cpus = os.cpus();
     const partial: Omit<BenchResults, 'targets'> = {
@@ -79,7 +89,14 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
       config: { ...config, databaseUrl: undefined } as Omit<typeof config, 'databaseUrl'>,
       phases: config.phases,
       references,
-      workloads: [...main.workloads, ...(pending ? [pending.empty, pending.big] : []), ...(history ? [history.empty, history.big] : [])],
+      workloads: [
+        ...main.workloads,
+        ...gates,
+        ...(pending ? [pending.empty, pending.big] : []),
+        ...(history ? [history.empty, history.big] : []),
+        ...bounded,
+        ...expiry,
+      ],
       seeding: {
         pendingMessages: config.big,
         pendingSeconds: pending?.seedSeconds ?? null,

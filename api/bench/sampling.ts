@@ -39,7 +39,10 @@ export class ActivitySampler {
   private readonly counts = new Map<string, number>();
   private walStart: Lsn | null = null;
 
-  constructor(private readonly url: string, private readonly everyMs: number) {}
+  constructor(
+    private readonly url: string,
+    private readonly everyMs: number,
+  ) {}
 
   async start(): Promise<void> {
     this.client = new pg.Client({ connectionString: this.url, application_name: 'bench-sampler' });

@@ -46,12 +46,7 @@ export class BrokerSession {
   }
 
   /** Measures `work` on this broker's database, counting this broker's CPU (and `others'`). */
-  measure(
-    id: string,
-    label: string,
-    work: () => Promise<LoadResult & { extra?: Record<string, number> }>,
-    others: BrokerSession[] = [],
-  ): Promise<Measurement> {
+  measure(id: string, label: string, work: () => Promise<LoadResult & { extra?: Record<string, number> }>, others: BrokerSession[] = []): Promise<Measurement> {
     return measure(
       {
         id,

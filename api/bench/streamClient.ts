@@ -77,7 +77,10 @@ export class StreamClient {
   private readonly refWaiters = new Map<number, Waiter<Frame>>();
   private nextRef = 1;
 
-  private constructor(private readonly socket: WebSocket, readonly welcome: Welcome) {
+  private constructor(
+    private readonly socket: WebSocket,
+    readonly welcome: Welcome,
+  ) {
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary));
     socket.on('close', (code: number, reason: Buffer) => {
       this.closed = true;

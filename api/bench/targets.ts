@@ -20,6 +20,12 @@ export const BASELINE: Record<string, string> = {
   fan_out_20_filtered: 'fan_out_20',
   publish_single_ordered: 'publish_single',
   consume_ack_ordered: 'consume_ack',
+  consume_ack_rate_limited: 'consume_ack_gates_plain',
+  consume_ack_single_active: 'consume_ack_gates_plain',
+  publish_single_bounded: 'publish_single_unbounded',
+  publish_single_bounded_drop: 'publish_single_unbounded',
+  publish_single_expiring: 'publish_single_no_expiry',
+  consume_ack_ttl: 'consume_ack_no_expiry',
 };
 
 /** The RabbitMQ workload each stream workload is read against (the same window or prefetch). */
@@ -31,6 +37,7 @@ export const RABBIT_COUNTERPART: Record<string, string> = {
   stream_consume_ack_p100: 'rabbitmq_consume_100',
   stream_consume_ack_p10_r0: 'rabbitmq_consume_10',
   stream_consume_ack_p100_r0: 'rabbitmq_consume_100',
+  stream_consume_ack_p100_two_brokers: 'rabbitmq_consume_100',
 };
 
 /** pg-boss's closest operation for each stream workload (none for fan-out). */
@@ -41,6 +48,7 @@ export const STREAM_PGBOSS_COUNTERPART: Record<string, { id: keyof BenchResults[
   stream_consume_ack_p100: PGBOSS_COUNTERPART.consume_ack,
   stream_consume_ack_p10_r0: PGBOSS_COUNTERPART.consume_ack,
   stream_consume_ack_p100_r0: PGBOSS_COUNTERPART.consume_ack,
+  stream_consume_ack_p100_two_brokers: PGBOSS_COUNTERPART.consume_ack,
 };
 
 export function find(results: Pick<BenchResults, 'workloads'>, id: string): Measurement | undefined {
@@ -73,10 +81,20 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
   const boss = (id: keyof BenchResults['references']) => results.references[id]?.rate;
   const met = (measured: number, ok: boolean) => (Number.isFinite(measured) ? ok : null);
   const atLeast = (description: string, measured: number, threshold: number): Target => ({
-    description, measured, unit: '×', threshold, comparison: '>=', met: met(measured, measured >= threshold),
+    description,
+    measured,
+    unit: '×',
+    threshold,
+    comparison: '>=',
+    met: met(measured, measured >= threshold),
   });
   const atMost = (description: string, measured: number, threshold: number, unit: Target['unit']): Target => ({
-    description, measured, unit, threshold, comparison: '<=', met: met(measured, measured <= threshold),
+    description,
+    measured,
+    unit,
+    threshold,
+    comparison: '<=',
+    met: met(measured, measured <= threshold),
   });
   const rss = results.brokers.map((broker) => broker.peakRssBytes).filter((bytes): bytes is number => bytes !== null);
   const peakRss = rss.length ? Math.max(...rss) / 2 ** 20 : Number.NaN;
@@ -98,18 +116,30 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     atLeast('publish, batches of 100 ≥ 1.3 × pg-boss insert(100)', ratio(rate('publish_batch'), boss('pgboss_insert')), 1.3),
     atLeast('receive 100 + batch ack ≥ 2.5 × raw commits', ratio(rate('receive_ack'), raw), 2.5),
     atLeast('consume + ack with a monitor socket ≥ 0.9 × without', ratio(rate('consume_ack_monitor'), rate('consume_ack_no_monitor')), 0.9),
-    atLeast(`consume + ack with ${results.seeding.pendingMessages.toLocaleString('en-US')} pending ≥ 0.9 × empty`,
-      ratio(rate('consume_ack_pending'), rate('consume_ack_pending_empty')), 0.9),
-    atLeast(`consume + ack with ${results.seeding.historyMessages.toLocaleString('en-US')} acked in history ≥ 0.9 × empty`,
-      ratio(rate('consume_ack_history'), rate('consume_ack_history_empty')), 0.9),
+    atLeast(
+      `consume + ack with ${results.seeding.pendingMessages.toLocaleString('en-US')} pending ≥ 0.9 × empty`,
+      ratio(rate('consume_ack_pending'), rate('consume_ack_pending_empty')),
+      0.9,
+    ),
+    atLeast(
+      `consume + ack with ${results.seeding.historyMessages.toLocaleString('en-US')} acked in history ≥ 0.9 × empty`,
+      ratio(rate('consume_ack_history'), rate('consume_ack_history_empty')),
+      0.9,
+    ),
     atMost('long-poll wake-up p99 ≤ 20 ms, same instance', wake('sameInstance'), 20, 'ms'),
     atMost('long-poll wake-up p99 ≤ 20 ms, across instances', wake('crossInstance'), 20, 'ms'),
     atMost('broker peak RSS ≤ 250 MiB (largest of all broker processes)', peakRss, 250, 'MiB'),
-    atLeast('stream publish, 1 per frame, 256 in flight ≥ 1.0 × RabbitMQ publish with confirms (window 256)',
-      ratio(streamRate('stream_publish_256'), rabbitRate('rabbitmq_publish_256')), 1),
+    atLeast(
+      'stream publish, 1 per frame, 256 in flight ≥ 1.0 × RabbitMQ publish with confirms (window 256)',
+      ratio(streamRate('stream_publish_256'), rabbitRate('rabbitmq_publish_256')),
+      1,
+    ),
     atLeast('stream publish, 1 per frame, 256 in flight ≥ 2.0 × raw commits', ratio(streamRate('stream_publish_256'), raw), 2),
-    atLeast('stream consume + ack, 1 at a time, prefetch 100 (retention 24 h) ≥ 1.0 × RabbitMQ consume + ack (prefetch 100)',
-      ratio(streamRate('stream_consume_ack_p100'), rabbitRate('rabbitmq_consume_100')), 1),
+    atLeast(
+      'stream consume + ack, 1 at a time, prefetch 100 (retention 24 h) ≥ 1.0 × RabbitMQ consume + ack (prefetch 100)',
+      ratio(streamRate('stream_consume_ack_p100'), rabbitRate('rabbitmq_consume_100')),
+      1,
+    ),
     atMost('stream publish → delivery at 1,000 msgs/s, p50 ≤ 3 ms', streamLatency?.p50 ?? Number.NaN, 3, 'ms'),
     atMost('stream publish → delivery at 1,000 msgs/s, p99 ≤ 15 ms', streamLatency?.p99 ?? Number.NaN, 15, 'ms'),
     atMost('broker CPU per streamed publish (256 in flight) ≤ 30 µs', cpuMicrosPerMessage(findStream(results, 'stream_publish_256')), 30, 'µs'),

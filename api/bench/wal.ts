@@ -38,9 +38,7 @@ export async function walBreakdown(serverUrl: string, range: { start: string; en
           WHERE count > 0`,
         [range.start, range.end],
       );
-      const byKind = rows
-        .map((row) => ({ kind: row.kind, bytes: Number(row.record_size) + Number(row.fpi_size) }))
-        .sort((a, b) => b.bytes - a.bytes);
+      const byKind = rows.map((row) => ({ kind: row.kind, bytes: Number(row.record_size) + Number(row.fpi_size) })).sort((a, b) => b.bytes - a.bytes);
       return {
         recordBytes: rows.reduce((sum, row) => sum + Number(row.record_size), 0),
         fpiBytes: rows.reduce((sum, row) => sum + Number(row.fpi_size), 0),

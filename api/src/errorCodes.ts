@@ -1,7 +1,7 @@
 /**
  * The machine-readable `code` of every error body: stable names a program can branch on, where
  * `message` is English for people and may change. openapi.yaml (`ErrorCode`) is the definition;
- * test/unit/errorCodes.test.ts fails when this list and the contract part ways.
+ * test/http/errorCodes.test.ts fails when this list and the contract part ways.
  */
 export const ERROR_CODES = [
   // 400
@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   // 429
   'rate_limited',
   'long_poll_limit',
+  'queue_full',
   // 500, 503
   'internal_error',
   'database_unavailable',
@@ -53,6 +54,7 @@ export const ERROR_CODES = [
   'github_unreachable',
   'shutting_down',
   'push_not_configured',
+  'overloaded',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,9 +5,12 @@ import { migrate } from './db/migrate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { NotificationBus } from './realtime/bus.js';
 import { createServer, type Broker } from './server.js';
+import { createBrokerCore } from './brokerCore.js';
+import { createLogger } from './logging.js';
 import { reportServiceHealth } from './http/routes/ops.js';
 import { JobService } from './jobs/job.js';
 import { leaseSweeper } from './jobs/leaseSweeper.js';
+import { expirySweeper } from './jobs/expirySweeper.js';
 import { retention } from './jobs/retention.js';
 import { liveTableVacuumJob } from './jobs/liveTableVacuum.js';
 import { idempotencyCleanup } from './jobs/idempotencyCleanup.js';
@@ -43,8 +46,8 @@ export interface Runtime {
 
 /**
  * Everything a running broker is, started in order: database (embedded unless DATABASE_URL is
- * set), migrations, pool, admin bootstrap, notification bus, the broker's own services, the
- * background jobs, then the HTTP server. Each part is started after what it uses and stopped before
+ * set), migrations, pool, admin bootstrap, notification bus, the broker core's services
+ * (brokerCore.ts), the HTTP side's, the background jobs, then the HTTP server. Each part is started after what it uses and stopped before
  * it; a start that fails stops what had started.
  *
  * A database that takes no connection now (at its connection limit because other instances hold
@@ -88,13 +91,16 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
   // Acked history needs this hour's partition before the first ack (the default one would take it).
   const retentionJob = retention(pool, config);
   await retentionJob.runOnce();
-  const broker = await createServer({ config, pool, bus });
+  const logger = createLogger(config.logLevel);
+  const core = createBrokerCore({ config, pool, bus, logError: (message, error) => logger.error({ err: error }, message) });
+  await services.startAll(core.services);
+  const broker = await createServer({ config, pool, bus, core, logger });
   await services.startAll(broker.services);
   // The jobs before the HTTP server: on stop, requests are drained first, while the jobs still run.
-  const onJobError = (error: unknown) => log.error('background job failed', error);
-  const { changes, metrics } = broker.context;
+  const onJobError = (message: string, error: unknown) => log.error(`background job: ${message}`, error);
   await services.startAll([
-    new JobService(leaseSweeper(pool, changes, (rows) => metrics.recordReturned(rows, true)), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    new JobService(leaseSweeper(pool, core.changes), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
+    new JobService(expirySweeper(pool, core.changes), `*/${config.sweepIntervalSeconds} * * * * *`, onJobError),
     new JobService(retentionJob, '41 * * * * *', onJobError),
     new JobService(liveTableVacuumJob(pool), '*/5 * * * * *', onJobError),
     new JobService(ratePrune(pool), '29 * * * * *', onJobError),

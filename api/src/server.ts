@@ -1,32 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
-import { createDashboardPool } from './db/dashboardPool.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { registerAuth } from './auth/scheme.js';
 import { resolveSession } from './auth/sessions.js';
 import { registerGithubSignIn } from './auth/github.js';
 import { corsOptions } from './http/cors.js';
 import { SECURITY_HEADERS, registerSecurityHeaders } from './http/securityHeaders.js';
-import { RateLimits, registerRateLimits } from './http/rateLimit.js';
-import { QueueWaiters } from './broker/waiters.js';
-import { Wakeups } from './broker/wakeups.js';
-import { WaiterRecheck } from './broker/waiterRecheck.js';
-import { Claimer } from './broker/claimer.js';
-import { Publisher } from './broker/publish.js';
-import { Settler } from './broker/settle.js';
-import { Changes } from './realtime/changes.js';
-import { NotificationSender } from './realtime/notificationSender.js';
-import { WakeupBroadcast } from './realtime/wakeupBroadcast.js';
+import { RateLimits } from './auth/rateLimits.js';
+import { registerRateLimits } from './http/rateLimit.js';
 import type { NotificationBus } from './realtime/bus.js';
 import { serviceOf } from './lifecycle/lifecycle.js';
+import type { BrokerCore } from './brokerCore.js';
 import type { Service } from './lifecycle/service.js';
-import { Metrics } from './metrics.js';
-import { RateCounter } from './stats/rateCounter.js';
-import { RateRecorder } from './stats/rateRecorder.js';
 import { createLogger, type Logger } from './logging.js';
 import { recordRequestDurations, registerRequestLogging } from './http/logging.js';
 import type { AppContext } from './http/context.js';
@@ -45,8 +33,6 @@ import { opsRoutes } from './http/routes/ops.js';
 import { dashboardStaticRoutes } from './http/routes/dashboardStatic.js';
 import { swaggerUiRoutes } from './http/routes/swaggerUi.js';
 import { realtimePlugin } from './realtime/plugin.js';
-import { PushTargets } from './push/targets.js';
-import { PushWorker } from './push/pushWorker.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -54,6 +40,8 @@ export interface ServerDeps {
   config: Config;
   pool: Pool;
   bus: NotificationBus;
+  /** The broker's state machine and what listens to its commits (brokerCore.ts); started by the caller. */
+  core: BrokerCore;
   /** Defaults to JSON lines on stdout at config.logLevel. */
   logger?: Logger;
   /** false: the HTTP service initializes the server without listening (tests inject into it). */
@@ -63,12 +51,9 @@ export interface ServerDeps {
 export interface Broker {
   server: Hapi.Server;
   context: AppContext;
-  /** The long polls' safety net for lost notifications (tests run it directly). */
-  recheck: WaiterRecheck;
-  /** Writes the per-bucket counts (tests run it directly). */
-  rateRecorder: RateRecorder;
+  core: BrokerCore;
   logger: Logger;
-  /** What runs in the background, in the order to start them, before the HTTP server. */
+  /** What the HTTP side runs in the background, in the order to start them, after the core's and before the HTTP server. */
   services: Service[];
   /**
    * The HTTP server, with the WebSockets, which start and stop with it. Its stop stops taking
@@ -78,13 +63,10 @@ export interface Broker {
   http: Service;
 }
 
-/** Requests per group-committed statement at most (single publishes, acks, nacks). */
-const GROUP_COMMIT_MAX_BATCH = 256;
-
 /** Names in paths are lowercased before auth, so `publish:{params.topic}` sees what the handler sees. */
 const NAME_PARAMS = ['topic', 'queue', 'name'];
 
-/** Builds the whole HTTP server from its dependencies; never listens (tests inject into it). */
+/** Builds the HTTP server (routes, WebSockets) on a broker core; never listens (tests inject into it). */
 export async function createServer(deps: ServerDeps): Promise<Broker> {
   const { config, pool, bus } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
@@ -106,47 +88,36 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
       security: SECURITY_HEADERS,
     },
   });
-  const waiters = new QueueWaiters();
+  const { core } = deps;
   const credentials = new CredentialResolver(
     pool,
     (error) => logError('last_used_at update failed', error),
     (tokenHash) => resolveSession(pool, config, tokenHash),
   );
   const longPollCredentials = new LongPollCredentials({ bus, reresolve: (kind, hash) => credentials.resolveHash(kind, hash) });
-  // The dashboard's reads and the gauges on a small pool of their own (db/dashboardPool.ts).
-  const dashboardPool = createDashboardPool(pool, config);
-  const metrics = new Metrics(dashboardPool);
-  const instanceId = randomUUID();
-  const changes = new Changes();
-  const notifications = new NotificationSender(pool, (message, error) => logError(message, error));
-  const groupCommit = { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: Math.max(1, Math.floor(config.dbPoolSize / 4)) };
-  // Per-bucket counts of what this instance committed, written once per bucket (src/stats/).
-  const rates = new RateCounter();
-  changes.on('transitions', (transitions) => rates.transitions(transitions));
-  const rateRecorder = new RateRecorder(pool, rates, (message, error) => logError(message, error));
-  const publisher = new Publisher({ pool, changes, countPublishes: (topic, count) => rates.published(topic, count), idempotencyTtlHours: config.idempotencyTtlHours, groupCommit });
-  const settler = new Settler({ pool, changes, ackedRetentionHours: config.ackedRetentionHours, groupCommit });
-  const claimer = new Claimer({ pool, groupCommit });
-  metrics.watchGroupCommits({
-    publish: publisher.groupCommitStats,
-    claim: claimer.groupCommitStats,
-    ack: settler.groupCommitStats.acks,
-    nack: settler.groupCommitStats.nacks,
-  });
   // One set of buckets for HTTP requests and WebSocket handshakes alike.
   const rateLimits = new RateLimits(config.rateLimit);
-  const pushTargets = new PushTargets(config.push);
   const context: AppContext = {
-    config, pool, dashboardPool, waiters, longPollCredentials, credentials, bus, changes, notifications, publisher, claimer, settler, metrics, rates, rateLimits, instanceId, version: VERSION, pushTargets,
+    config,
+    pool,
+    bus,
+    credentials,
+    longPollCredentials,
+    rateLimits,
+    version: VERSION,
+    dashboardPool: core.dashboardPool,
+    waiters: core.waiters,
+    changes: core.changes,
+    notifications: core.notifications,
+    publisher: core.publisher,
+    claimer: core.claimer,
+    settler: core.settler,
+    metrics: core.metrics,
+    rates: core.rates,
+    instanceId: core.instanceId,
+    pushTargets: core.pushTargets,
   };
-  // Delivers push queues' messages; without MINIQUEUE_PUSH_SECRET_KEY it starts and does nothing.
-  const pushWorker = new PushWorker({ pool, settler, changes, config: config.push, instanceId, targets: pushTargets, logError: (message, error) => logError(message, error) });
-
   const drain = new ConnectionDrain(server.listener);
-  const wakeups = new Wakeups({ changes, bus, waiters, instanceId });
-  const recheck = new WaiterRecheck(pool, waiters, (message, error) => logError(message, error));
-  // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
-  const broadcast = new WakeupBroadcast(notifications, changes, instanceId);
   const invalidate = () => credentials.invalidate();
   bus.on('auth', invalidate);
   bus.on('reset', invalidate);
@@ -170,7 +141,7 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   limitLongPolls(server, config.longPollsPerCredential);
   // After registerErrorShape: its onPreResponse replaces error responses, which must get these too.
   registerSecurityHeaders(server);
-  recordRequestDurations(server, (labels, seconds) => metrics.httpDuration.observe(labels, seconds));
+  recordRequestDurations(server, (labels, seconds) => core.metrics.httpDuration.observe(labels, seconds));
   await registerRequestLogging(server, logger);
 
   await server.register(Inert);
@@ -178,23 +149,19 @@ export async function createServer(deps: ServerDeps): Promise<Broker> {
   await server.register({ plugin: realtimePlugin, options: { context, log: logError } });
 
   await server.register({ plugin: apiPlugin, options: context }, { routes: { prefix: API_PREFIX } });
-  server.route([
-    ...opsRoutes(context),
-    ...swaggerUiRoutes(),
-    ...dashboardStaticRoutes(),
-  ]);
+  server.route([...opsRoutes(context), ...swaggerUiRoutes(), ...dashboardStaticRoutes()]);
 
   const http = serviceOf('http-server', {
     start: () => (deps.listen === false ? server.initialize() : server.start()),
     async stop() {
       const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
       if (server.info.started) drain.start();
-      waiters.close();
+      core.waiters.close();
       if (server.info.started) await drain.finished(deadline);
       await server.stop({ timeout: Math.max(1, deadline - Date.now()) });
       bus.off('auth', invalidate);
       bus.off('reset', invalidate);
     },
   });
-  return { server, context, recheck, rateRecorder, logger, services: [serviceOf('dashboard-pool', { stop: () => dashboardPool.end() }), notifications, longPollCredentials, wakeups, broadcast, recheck, rateRecorder, pushWorker], http };
+  return { server, context, core, logger, services: [longPollCredentials], http };
 }

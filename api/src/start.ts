@@ -2,6 +2,7 @@ import path from 'node:path';
 import { saveAdminKey } from './adminKeyFile.js';
 import { loadConfig } from './config.js';
 import { startRuntime, type Logger } from './runtime.js';
+import { startTracing } from './tracing/sdk.js';
 
 /** A wildcard listen address is not one a browser can open (nor an allowed origin): name localhost. */
 const browsable = (url: string) => url.replace('://0.0.0.0:', '://localhost:').replace('://[::]:', '://localhost:');
@@ -13,6 +14,9 @@ async function main(): Promise<void> {
     error: (message, error) => console.error(`[miniqueue] ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
     newAdminKey: (key) => announceAdminKey(key, config.databaseUrl ? undefined : config.dataDir),
   };
+  // Before the runtime, so that the first publish is traced; off unless OTEL_* variables ask for it.
+  const tracing = await startTracing();
+  if (tracing) log.info(tracing.describe);
   const runtime = await startRuntime(config, log);
   const where = runtime.embedded ? `embedded PostgreSQL in ${runtime.embedded.clusterDir}` : 'DATABASE_URL';
   log.info(`listening on ${browsable(runtime.url)} (${where})`);
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
     log.info(`${signal}: finishing in-flight requests, then stopping`);
     try {
       await runtime.stop();
+      await tracing?.stop().catch((error: unknown) => log.error('tracing did not flush', error));
       process.exit(0);
     } catch (error) {
       log.error('shutdown failed', error);

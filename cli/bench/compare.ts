@@ -1,7 +1,7 @@
 /**
  * `miniqueue bench` beside `npm run bench` for the same two workloads, on one broker in one run:
  * publish 1 message per request, and consume + ack, 32 in flight each. `npm run bench`'s own
- * workload functions (api/bench/scenarios/throughput.ts, over its node:http client) drive the
+ * workload functions (`@miniqueue/api/bench`: api/bench/scenarios/throughput.ts, over its node:http client) drive the
  * broker from this process; `miniqueue bench --json` runs as a child process against the same
  * broker. Rounds alternate the two so that drift in the machine's speed falls on both; each
  * rate is the median of the rounds, and the ratio, CLI over `npm run bench`, the median of the
@@ -19,12 +19,23 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildBroker, newAdminKey, REPO_ROOT, startBroker } from '../../api/bench/broker.js';
-import { loadBenchConfig } from '../../api/bench/config.js';
-import { BenchClient, type LoadResult } from '../../api/bench/http.js';
-import { startServer } from '../../api/bench/postgres.js';
-import { consumeAck, publishSingle, seed } from '../../api/bench/scenarios/throughput.js';
-import { createKeys, createTopic, PAYLOAD, purge } from '../../api/bench/scenarios/topology.js';
+import {
+  BenchClient,
+  buildBroker,
+  consumeAck,
+  createKeys,
+  createTopic,
+  loadBenchConfig,
+  newAdminKey,
+  PAYLOAD,
+  publishSingle,
+  purge,
+  REPO_ROOT,
+  seed,
+  startBroker,
+  startServer,
+  type LoadResult,
+} from '@miniqueue/api/bench';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -114,7 +125,9 @@ try {
       figures.consume.cli.push(
         (await cli(['--producers', '0', '--consumers', String(concurrency), '--prefill', String(prefill), '--duration', String(seconds)])).acked_per_second,
       );
-      log(`  npm run bench ${Math.round(figures.publish.npm.at(-1)!)} / ${Math.round(figures.consume.npm.at(-1)!)} msg/s, miniqueue bench ${figures.publish.cli.at(-1)} / ${figures.consume.cli.at(-1)} msg/s`);
+      log(
+        `  npm run bench ${Math.round(figures.publish.npm.at(-1)!)} / ${Math.round(figures.consume.npm.at(-1)!)} msg/s, miniqueue bench ${figures.publish.cli.at(-1)} / ${figures.consume.cli.at(-1)} msg/s`,
+      );
     }
     const summary = Object.fromEntries(
       Object.entries(figures).map(([workload, { npm, cli: ours }]) => {
@@ -122,7 +135,10 @@ try {
         const cliRate = Math.round(median(ours));
         // Each round's two figures were taken minutes apart at most: their ratio is the fairer one.
         const ratio = median(ours.map((cliFigure, i) => cliFigure / npm[i]));
-        return [workload, { npm_run_bench: npmRate, miniqueue_bench: cliRate, ratio: Math.round(ratio * 100) / 100, rounds: { npm: npm.map(Math.round), cli: ours } }];
+        return [
+          workload,
+          { npm_run_bench: npmRate, miniqueue_bench: cliRate, ratio: Math.round(ratio * 100) / 100, rounds: { npm: npm.map(Math.round), cli: ours } },
+        ];
       }),
     );
     if (values.json) {
@@ -131,7 +147,9 @@ try {
       console.log(`miniqueue bench (${bin}) beside npm run bench, one broker, ${concurrency} in flight, median of ${rounds} rounds`);
       for (const [workload, figure] of Object.entries(summary)) {
         const label = workload === 'publish' ? 'publish, 1 per request' : 'consume + ack';
-        console.log(`${label.padEnd(24)} npm run bench ${figure.npm_run_bench} msg/s, miniqueue bench ${figure.miniqueue_bench} msg/s; ratio ${figure.ratio} (median of the rounds' ratios)`);
+        console.log(
+          `${label.padEnd(24)} npm run bench ${figure.npm_run_bench} msg/s, miniqueue bench ${figure.miniqueue_bench} msg/s; ratio ${figure.ratio} (median of the rounds' ratios)`,
+        );
       }
     }
     for (const client of [publisher, consumer]) client.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, type TestBroker } from '../../api/test/helpers/broker.js';
+import { startTestBroker, type TestBroker } from '@miniqueue/api/testing';
 import { json, runCli, spawnCli } from './helpers/cli.js';
 
 let broker: TestBroker;
@@ -39,7 +39,9 @@ describe('bench', () => {
   });
 
   it('batches on both sides, and drains a prefilled queue with no producer', async () => {
-    const batched = json(await bench('-x', '1', '-y', '1', '--publish-batch', '50', '--receive-batch', '50', '--transport', 'http', '--duration', '1', '--json'));
+    const batched = json(
+      await bench('-x', '1', '-y', '1', '--publish-batch', '50', '--receive-batch', '50', '--transport', 'http', '--duration', '1', '--json'),
+    );
     expect(batched.published % 50).toBe(0);
     expect(batched.acked + batched.backlog).toBe(batched.published);
     const drained = json(await bench('-x', '0', '-y', '4', '--prefill', '600', '--duration', '30', '--json'));

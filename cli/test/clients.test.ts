@@ -41,10 +41,12 @@ describe('clients:create', () => {
     expect(result.stderr).toMatch(/^Error: .*twice/);
   });
 
-  it('an unknown scope is the broker\'s field error', async () => {
+  it("an unknown scope is the broker's field error", async () => {
     const result = await admin('clients:create', 'bad-scope', '--scope', 'root');
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toBe('Error: Unknown scope: scopes[0] unknown scope "root"\nHint: See `miniqueue clients:create --help`.\n');
+    expect(result.stderr).toBe(
+      'Error: Unknown scope: scopes[0] unknown scope "root"\nHint: Scopes are admin, view, publish:TOPIC and consume:QUEUE (a name, or a prefix ending in *). See `miniqueue clients:create --help`.\n',
+    );
   });
 
   it('without admin: exit 3, naming the missing scope and what the key has', async () => {
@@ -97,7 +99,9 @@ describe('clients:rotate', () => {
   it('an unknown client is exit code 4 with where to look', async () => {
     const result = await admin('clients:rotate', 'ghost');
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toBe('Error: No client found with the name ghost\nHint: `miniqueue clients:list` shows the registered clients.\n');
+    expect(result.stderr).toBe(
+      'Error: No client found with the name ghost\nHint: `miniqueue clients:list` shows the registered clients (a revoked one is gone for good).\n',
+    );
   });
 });
 
@@ -114,13 +118,15 @@ describe('clients:update', () => {
     expect(again).toMatchObject({ name: 'changed', scopes: ['view'], key_prefix: key.slice(0, 12) });
   });
 
-  it('an unknown scope is the broker\'s field error; an unknown client exit code 4', async () => {
+  it("an unknown scope is the broker's field error; an unknown client exit code 4", async () => {
     const bad = await admin('clients:update', 'changed', '--scope', 'root');
     expect(bad.exitCode).toBe(1);
-    expect(bad.stderr).toBe('Error: Unknown scope: scopes[0] unknown scope "root"\nHint: See `miniqueue clients:update --help`.\n');
+    expect(bad.stderr).toBe(
+      'Error: Unknown scope: scopes[0] unknown scope "root"\nHint: Scopes are admin, view, publish:TOPIC and consume:QUEUE (a name, or a prefix ending in *). See `miniqueue clients:update --help`.\n',
+    );
     const ghost = await admin('clients:update', 'ghost', '--scope', 'view');
     expect(ghost.exitCode).toBe(4);
-    expect(ghost.stderr).toContain('Hint: `miniqueue clients:list` shows the registered clients.');
+    expect(ghost.stderr).toContain('Hint: `miniqueue clients:list` shows the registered clients (a revoked one is gone for good).');
   });
 
   it('--scope is required', async () => {

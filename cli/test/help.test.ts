@@ -98,7 +98,9 @@ describe('a mistyped command', () => {
   it('suggests the nearest command and exits 127', async () => {
     const result = await spawnCli(['queus', 'lst']);
     expect(result.exitCode).toBe(127);
-    expect(result.stderr).toBe('Error: queus lst is not a miniqueue command.\nHint: Did you mean `miniqueue queues list`? `miniqueue help` lists every command.\n');
+    expect(result.stderr).toBe(
+      'Error: queus lst is not a miniqueue command.\nHint: Did you mean `miniqueue queues list`? `miniqueue help` lists every command.\n',
+    );
   });
 });
 

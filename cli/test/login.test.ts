@@ -1,10 +1,9 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSession } from '../../api/src/auth/sessions.js';
 import { closedPort, startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
 import { json, runCli, spawnCli } from './helpers/cli.js';
-import { eventually } from '../../api/test/helpers/eventually.js';
+import { createSession, eventually } from '@miniqueue/api/testing';
 
 let broker: TestBroker;
 let config: Awaited<ReturnType<typeof tempConfigDir>>;
@@ -151,7 +150,9 @@ describe('connection', () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const result = await runCli(['topics:list', '--url', url, '--api-key', broker.adminKey], env);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toBe(`Error: Cannot reach the broker at ${url} (ECONNREFUSED)\nHint: Is it running? Point at it with --url or MINIQUEUE_URL, or save it with \`miniqueue login\`.\n`);
+    expect(result.stderr).toBe(
+      `Error: Cannot reach the broker at ${url} (ECONNREFUSED)\nHint: Is it running? Point at it with --url or MINIQUEUE_URL, or save it with \`miniqueue login\`.\n`,
+    );
   }, 30_000);
 
   it('a damaged config file is named, with what to do', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { as, type TestBroker } from './helpers/broker.js';
-import { json, spawnCli, startCli } from './helpers/cli.js';
+import { json, runCli, spawnCli, startCli } from './helpers/cli.js';
 import { brokerForFile, type FileBroker } from './helpers/fileBroker.js';
 
 let broker: TestBroker;
@@ -95,7 +95,9 @@ describe('publish', () => {
   it('an unknown topic is exit code 4 pointing at topics:list', async () => {
     const result = await admin('publish', 'nowhere', 'x');
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toBe('Error: No topic found with the name nowhere\nHint: `miniqueue topics:list` shows the topics.\n');
+    expect(result.stderr).toBe(
+      'Error: No topic found with the name nowhere\nHint: `miniqueue topics:list` shows the topics; `miniqueue topics:create NAME` makes one.\n',
+    );
   });
 
   it('without the publish scope: exit 3 naming it', async () => {
@@ -166,7 +168,10 @@ describe('consume', () => {
     await broker.post(`/api/v1/topics/${topic}/messages`, { payload: 'late-2' }, broker.adminKey);
     const result = await following;
     expect(result.exitCode).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((m) => m.payload)).toEqual(['late-1', 'late-2']);
     expect(lines.map((m) => m.status)).toEqual(['ACKED', 'ACKED']);
   });
@@ -179,8 +184,8 @@ describe('consume', () => {
     await following.waitFor('stdout', /while-following/);
     following.signal('SIGINT');
     const result = await following.done;
-    expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`1 message from ${queue}, acknowledged.\n`);
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toBe(`Waiting for messages in ${queue}…\n1 message from ${queue}, acknowledged.\n`);
     expect(await listed(queue, '--status', 'ACKED')).toHaveLength(1);
   });
 
@@ -188,8 +193,9 @@ describe('consume', () => {
     const { topic, queue } = await topicWithQueue(['--max-retries', '0']);
     const waiting = startCli(['consume', queue, '--wait', '20'], { env: { MINIQUEUE_URL: broker.url, MINIQUEUE_API_KEY: broker.adminKey } });
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waiting.waitFor('stderr', new RegExp(`^Waiting for a message in ${queue} \\(up to 20 s\\)…$`, 'm'));
     waiting.signal('SIGINT');
-    await waiting.done;
+    expect((await waiting.done).exitCode).toBe(130);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await broker.post(`/api/v1/topics/${topic}/messages`, { payload: 'after ctrl-c' }, broker.adminKey);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -205,7 +211,11 @@ describe('consume', () => {
     expect(streamed.messages.map((m: { payload: string }) => m.payload)).toEqual(['m1', 'm2']);
     expect(upgrades.count).toBe(1);
     // Nothing more was claimed for a stream that then closed: the rest waits untouched.
-    expect((await listed(queue, '--status', 'PENDING')).map((m) => [m.payload, m.retry_count])).toEqual([['m3', 0], ['m4', 0], ['m5', 0]]);
+    expect((await listed(queue, '--status', 'PENDING')).map((m) => [m.payload, m.retry_count])).toEqual([
+      ['m3', 0],
+      ['m4', 0],
+      ['m5', 0],
+    ]);
     const overHttp = json(await admin('consume', queue, '--count', '2', '--json', '--transport', 'http'));
     expect(overHttp.messages.map((m: { payload: string }) => m.payload)).toEqual(['m3', 'm4']);
     const peeked = json(await admin('consume', queue, '--no-ack', '--json'));
@@ -217,7 +227,7 @@ describe('consume', () => {
   it('an unknown queue is exit code 4; a key without consume scope exit code 3', async () => {
     const unknown = await admin('consume', 'nope');
     expect(unknown.exitCode).toBe(4);
-    expect(unknown.stderr).toContain('`miniqueue queues:list` shows the queues.');
+    expect(unknown.stderr).toContain('`miniqueue queues:list` shows the queues; `miniqueue queues:create NAME --topic TOPIC` makes one.');
     const { queue } = await topicWithQueue();
     const viewer = as(broker, await broker.clientKey(`viewer-${queue}`, ['view']));
     const forbidden = await viewer('consume', queue);
@@ -249,9 +259,21 @@ describe('messages:list', () => {
     const all = json(await admin('messages:list', queue, '--limit', '1', '--all', '--json'));
     expect(Object.keys(all).sort()).toEqual(['items', 'next_cursor', 'total', 'total_exact']);
     expect(all.items).toHaveLength(3);
-    expect(Object.keys(all.items[0]).sort()).toEqual(
-      ['available_at', 'consumer_id', 'headers', 'lease_expires_at', 'message_id', 'ordering_key', 'payload', 'published_at', 'queue', 'retry_count', 'status', 'topic', 'unacked_at'],
-    );
+    expect(Object.keys(all.items[0]).sort()).toEqual([
+      'available_at',
+      'consumer_id',
+      'headers',
+      'lease_expires_at',
+      'message_id',
+      'ordering_key',
+      'payload',
+      'published_at',
+      'queue',
+      'retry_count',
+      'status',
+      'topic',
+      'unacked_at',
+    ]);
   });
 
   it('an unknown queue is exit code 4', async () => {
@@ -260,7 +282,11 @@ describe('messages:list', () => {
 
   it('lists newest first, and by a header value', async () => {
     const { topic, queue } = await topicWithQueue();
-    for (const [payload, customer] of [['a', '1'], ['b', '2'], ['c', '1']]) {
+    for (const [payload, customer] of [
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '1'],
+    ]) {
       await broker.post(`/api/v1/topics/${topic}/messages`, { payload, headers: { customer } }, broker.adminKey);
     }
     expect((await listed(queue, '--order', 'desc')).map((m) => m.payload)).toEqual(['c', 'b', 'a']);
@@ -298,10 +324,15 @@ describe('messages:get', () => {
     await admin('publish', topic, 'hidden');
     const [message] = await listed(queue);
     const outsider = await broker.clientKey(`outsider-${queue}`, ['consume:elsewhere']);
-    for (const [who, id] of [[admin, '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90'], [as(broker, outsider), message.message_id]] as const) {
+    for (const [who, id] of [
+      [admin, '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90'],
+      [as(broker, outsider), message.message_id],
+    ] as const) {
       const result = await who('messages:get', id);
       expect(result.exitCode).toBe(4);
-      expect(result.stderr).toContain('Hint: `miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.');
+      expect(result.stderr).toContain(
+        'Hint: `miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids; an acked message is kept only for the acked retention of its queue.',
+      );
     }
   });
 
@@ -322,12 +353,34 @@ describe('dlq', () => {
 
     const table = await admin('dlq:list');
     expect(table.stdout).toMatch(/^ID\s+QUEUE\s+RETRIES\s+LAST CONSUMER\s+PUBLISHED\s+DIED\s+WHY\s+PAYLOAD\n/);
-    expect(table.stdout).toMatch(new RegExp(`${deadA}\\s+${a.queue}\\s+0\\s+bootstrap-admin\\s+\\S+ \\S+Z\\s+\\S+ \\S+Z\\s+nacked without requeue\\s+poison-a`));
+    expect(table.stdout).toMatch(
+      new RegExp(`${deadA}\\s+${a.queue}\\s+0\\s+bootstrap-admin\\s+\\S+ \\S+Z\\s+\\S+ \\S+Z\\s+nacked without requeue\\s+poison-a`),
+    );
     expect(table.stdout).toContain(deadB);
 
     const onlyB = json(await admin('dlq:list', '--queue', b.queue, '--json'));
     expect(onlyB.items.map((m: { message_id: string }) => m.message_id)).toEqual([deadB]);
     expect(onlyB.next_cursor).toBeNull();
+  });
+
+  it('fits the terminal: at 120 columns nothing is wider, --wide shows every column, -o tsv and -o json are for programs', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const id = await deadMessage(topic, queue, JSON.stringify({ to: 'someone@example.com', body: 'x'.repeat(200) }));
+    const at = (...flags: string[]) => runCli(['dlq:list', '--queue', queue, ...flags, '--url', broker.url, '--api-key', broker.adminKey], { COLUMNS: '120' });
+    const narrow = (await at()).stdout.trimEnd().split('\n');
+    expect(Math.max(...narrow.map((line) => line.length))).toBeLessThanOrEqual(120);
+    expect(narrow.join('\n')).toContain(id);
+    expect(narrow.at(-1)).toMatch(/^\(--wide shows .*PUBLISHED/);
+    const wide = (await at('--wide')).stdout;
+    expect(wide).toMatch(/^ID\s+QUEUE\s+RETRIES\s+LAST CONSUMER\s+PUBLISHED\s+DIED\s+WHY\s+PAYLOAD\n/);
+    const tsv = (await at('-o', 'tsv')).stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(tsv[0]).toEqual(['ID', 'QUEUE', 'RETRIES', 'LAST CONSUMER', 'PUBLISHED', 'DIED', 'WHY', 'PAYLOAD']);
+    expect(tsv[1]![0]).toBe(id);
+    expect(tsv[1]![7]).toContain('x'.repeat(200));
+    expect(json(await at('-o', 'json')).items.map((m: { message_id: string }) => m.message_id)).toEqual([id]);
   });
 
   it('nack --reason is shown as why it died; dlq:list --reason and --queue filter', async () => {
@@ -403,7 +456,9 @@ describe('dlq', () => {
   it('an unknown message is exit code 4', async () => {
     const result = await admin('dlq:replay', '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90');
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain('`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.');
+    expect(result.stderr).toContain(
+      '`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids; an acked message is kept only for the acked retention of its queue.',
+    );
   });
 });
 
@@ -422,8 +477,25 @@ describe('status', () => {
     const result = json(await admin('status', '--json'));
     expect(Object.keys(result.overview).sort()).toEqual(['acked', 'dead', 'pending', 'queues', 'topics', 'unacked']);
     expect(Object.keys(result.queues[0]).sort()).toEqual([
-      'acked', 'acked_per_second', 'dead', 'delivered_per_second', 'depth_history', 'enqueued_per_second',
-      'oldest_pending_age_seconds', 'pending', 'pollers', 'queue', 'topic', 'unacked', 'websocket_consumers',
+      'acked',
+      'acked_last_10_minutes',
+      'acked_last_5_minutes',
+      'acked_per_second',
+      'dead',
+      'dead_last_10_minutes',
+      'delivered_last_5_minutes',
+      'delivered_per_second',
+      'depth_history',
+      'enqueued_last_5_minutes',
+      'enqueued_per_second',
+      'oldest_pending_age_day_average_seconds',
+      'oldest_pending_age_seconds',
+      'pending',
+      'pollers',
+      'queue',
+      'topic',
+      'unacked',
+      'websocket_consumers',
     ]);
     expect(result.overview.queues).toBe(result.queues.length);
   });

@@ -21,7 +21,9 @@ afterAll(async () => {
 });
 
 async function rows(queue: string): Promise<{ total: number; distinct: number }> {
-  const { rows: [row] } = await broker.pool.query<{ total: string; distinct: string }>(
+  const {
+    rows: [row],
+  } = await broker.pool.query<{ total: string; distinct: string }>(
     'SELECT count(*) AS total, count(DISTINCT payload) AS distinct FROM message WHERE queue_name = $1',
     [queue],
   );
@@ -39,7 +41,10 @@ describe('publish --file', () => {
     await admin('topics:create', 'import');
     await admin('queues:create', 'import-a', '--topic', 'import');
     await admin('queues:create', 'import-b', '--topic', 'import');
-    const file = await jsonLinesFile('orders.jsonl', Array.from({ length: LINES }, (_, n) => JSON.stringify({ orderId: n })));
+    const file = await jsonLinesFile(
+      'orders.jsonl',
+      Array.from({ length: LINES }, (_, n) => JSON.stringify({ orderId: n })),
+    );
 
     const result = await admin('publish', 'import', '--file', file, '--idempotency-key', 'import-1', '--progress');
     expect(result.exitCode).toBe(0);

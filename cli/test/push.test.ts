@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_ENV } from '../../api/test/push/support.js';
+import { PUSH_ENV } from '@miniqueue/api/testing';
 import { as, startBroker, type TestBroker } from './helpers/broker.js';
 import { json } from './helpers/cli.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, tempConfigDir, type TestBroker } from './helpers/broker.js';
 import { runCli, startCli, type CliResult } from './helpers/cli.js';
 import { oclifOptions } from '../bin/oclif-options.js';
-import { PUSH_ENV } from '../../api/test/push/support.js';
+import { PUSH_ENV } from '@miniqueue/api/testing';
 
 /** What an API key looks like; a 12-character key prefix (mq_ + 9) is not one. */
 const KEY_PATTERN = /mq_[A-Za-z0-9_-]{20,}/g;
@@ -113,7 +113,10 @@ describe('keys in output', () => {
       } else {
         // Exactly the one new key, once, and none of the others.
         expect(printed, args.join(' ')).toHaveLength(1);
-        expect([...keys].filter((key) => output.includes(key)), args.join(' ')).toEqual(printed);
+        expect(
+          [...keys].filter((key) => output.includes(key)),
+          args.join(' '),
+        ).toEqual(printed);
       }
     }
   }, 120_000);

@@ -81,6 +81,12 @@ describe('smoke', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('passes against a broker at an address CORS_ALLOWED_ORIGINS does not list: its own origin needs no CORS', async () => {
+    const result = await as(broker)('smoke', '--skip', 'dashboard');
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^PASS\\s+cors\\s+its own origin ${new URL(broker.url).origin.replaceAll('.', '\\.')} needs none`, 'm'));
+  });
+
   it('fails the cors check when the allowed origin is not allowed', async () => {
     const result = await as(broker)('smoke', '--cors-origin', 'https://not-listed.example', '--skip', 'dashboard');
     expect(result.exitCode).toBe(1);

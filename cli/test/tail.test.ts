@@ -48,19 +48,19 @@ async function publish(topic: string, payload: string): Promise<void> {
 }
 
 describe('tail', () => {
-  it('prints every event until Ctrl-C, then exits 0', async (context) => {
+  it('prints every event until Ctrl-C, then exits 130', async (context) => {
     requireMonitor(context);
     const viewer = await broker.clientKey('tail-viewer', ['view']);
     const running = tail(viewer);
-    await running.waitFor('stderr', /Watching ws:\/\/127\.0\.0\.1:\d+\/ws\/monitor/);
+    await running.waitFor('stderr', /Watching ws:\/\/127\.0\.0\.1:\d+\/ws\/v1\/stream/);
     await publish('watched', 'hello');
     await running.waitFor('stdout', /PUBLISHED\s+Message [0-9a-f-]{36} published to watched-a/);
     await admin('consume', 'watched-a');
     await running.waitFor('stdout', /ACKED\s+Message [0-9a-f-]{36} acknowledged on watched-a/);
-    expect(running.stdout()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  PUBLISHED /m);
+    expect(running.stdout()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ {2}PUBLISHED /m);
     running.signal('SIGINT');
     const result = await running.done;
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode).toBe(130);
     expect(result.stdout + result.stderr).not.toContain(viewer);
   });
 
@@ -73,16 +73,32 @@ describe('tail', () => {
     await running.waitFor('stdout', /"eventType":"PUBLISHED"/);
     running.signal('SIGINT');
     const result = await running.done;
-    expect(result.exitCode).toBe(0);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(result.exitCode).toBe(130);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events.length).toBeGreaterThan(0);
     for (const event of events) {
-      expect(Object.keys(event).sort()).toEqual(['count', 'detail', 'eventType', 'queueName', 'timestamp']);
+      expect(Object.keys(event).sort()).toEqual(['count', 'detail', 'eventType', 'messageId', 'queueName', 'reason', 'timestamp']);
       expect(event.queueName).toBe('watched-a');
     }
+    const published = events.find((event) => event.eventType === 'PUBLISHED');
+    expect(published.messageId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(published.detail).toContain(published.messageId);
   });
 
-  it('a key without the view scope is refused at the handshake: exit 3', async (context) => {
+  it('--transport http watches on /ws/monitor, with the same events', async (context) => {
+    requireMonitor(context);
+    const running = tail(broker.adminKey, '--transport', 'http', '--queue', 'watched-a');
+    await running.waitFor('stderr', /Watching ws:\/\/127\.0\.0\.1:\d+\/ws\/monitor/);
+    await publish('watched', 'over the monitor socket');
+    await running.waitFor('stdout', /PUBLISHED\s+Message [0-9a-f-]{36} published to watched-a/);
+    running.signal('SIGINT');
+    expect((await running.done).exitCode).toBe(130);
+  });
+
+  it('a key without the view scope is refused: exit 3', async (context) => {
     requireMonitor(context);
     const producer = await broker.clientKey('tail-producer', ['publish:*']);
     const result = await tail(producer).done;

@@ -47,7 +47,7 @@ describe('topics', () => {
   it('deleting an unknown topic is exit code 4 with where to look', async () => {
     const result = await admin('topics:delete', 'nope');
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain('Hint: `miniqueue topics:list` shows the topics.');
+    expect(result.stderr).toContain('Hint: `miniqueue topics:list` shows the topics; `miniqueue topics:create NAME` makes one.');
   });
 
   it('a viewer may list but not create', async () => {
@@ -64,7 +64,24 @@ describe('queues', () => {
     await admin('topics:create', 'stock');
     const created = json(await admin('queues:create', 'stock-queue', '-t', 'stock', '--ack-timeout', '120', '--max-retries', '10', '--json'));
     expect(created).toMatchObject({ name: 'stock-queue', topic_name: 'stock', ack_timeout_seconds: 120, max_retries: 10 });
-    expect(Object.keys(created).sort()).toEqual(['ack_timeout_seconds', 'acked_retention_hours', 'created_at', 'max_retries', 'name', 'require_ordering_key', 'topic_name']);
+    expect(Object.keys(created).sort()).toEqual([
+      'ack_timeout_seconds',
+      'acked_retention_hours',
+      'created_at',
+      'dead_letter_keep',
+      'dead_letter_topic',
+      'max_bytes',
+      'max_deliveries_per_second',
+      'max_messages',
+      'max_retries',
+      'message_ttl_seconds',
+      'name',
+      'on_expiry',
+      'overflow',
+      'require_ordering_key',
+      'single_active_consumer',
+      'topic_name',
+    ]);
 
     const defaults = await admin('queues:create', 'stock-defaults', '--topic', 'stock');
     expect(defaults.stdout).toBe('Created queue stock-defaults on topic stock (ack timeout 30s, max retries 5).\n');
@@ -78,7 +95,9 @@ describe('queues', () => {
   it('a queue on a missing topic is exit code 4, pointing at topics:list', async () => {
     const result = await admin('queues:create', 'orphan', '--topic', 'missing');
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toBe('Error: No topic found with the name missing\nHint: `miniqueue topics:list` shows the topics.\n');
+    expect(result.stderr).toBe(
+      'Error: No topic found with the name missing\nHint: `miniqueue topics:list` shows the topics; `miniqueue topics:create NAME` makes one.\n',
+    );
   });
 
   it('out-of-range flags are refused before anything is sent', async () => {
@@ -100,6 +119,6 @@ describe('queues', () => {
     expect(json(await admin('queues:delete', 'purged-queue', '--yes', '--json'))).toEqual({ name: 'purged-queue', deleted: true });
     const gone = await admin('queues:delete', 'purged-queue', '--yes');
     expect(gone.exitCode).toBe(4);
-    expect(gone.stderr).toContain('`miniqueue queues:list` shows the queues.');
+    expect(gone.stderr).toContain('`miniqueue queues:list` shows the queues; `miniqueue queues:create NAME --topic TOPIC` makes one.');
   });
 });

@@ -64,5 +64,7 @@ export function brokerEnv(input: BrokerEnvInput): BrokerEnv {
 
 /** Docker's `KEY=value` form, in a stable order. */
 export function dockerEnvList(plain: Record<string, string>): string[] {
-  return Object.keys(plain).sort().map((name) => `${name}=${plain[name]}`);
+  return Object.keys(plain)
+    .sort()
+    .map((name) => `${name}=${plain[name]}`);
 }

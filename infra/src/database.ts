@@ -2,7 +2,7 @@
 export const DATABASE = { user: 'miniqueue', name: 'miniqueue' } as const;
 
 /** A connection string; the password is percent-encoded, so any characters are safe in it. */
-export function postgresUrl(parts: { host: string; port: number; password: string }): string {
+export function postgresUrl(parts: { host: string; port: number; password: string; query?: string }): string {
   const password = encodeURIComponent(parts.password);
-  return `postgres://${DATABASE.user}:${password}@${parts.host}:${parts.port}/${DATABASE.name}`;
+  return `postgres://${DATABASE.user}:${password}@${parts.host}:${parts.port}/${DATABASE.name}${parts.query ? `?${parts.query}` : ''}`;
 }

@@ -1,6 +1,8 @@
 /** Third-party images, pinned so that a redeploy never changes them by surprise. */
 export const IMAGES = {
   postgres: 'postgres:16-bookworm',
+  /** CloudNativePG runs its own operand images; this is operator 1.30.0's default. */
+  cloudnativePgPostgres: 'ghcr.io/cloudnative-pg/postgresql:18.4-system-trixie',
   prometheus: 'prom/prometheus:v2.55.1',
   grafana: 'grafana/grafana:11.4.0',
 } as const;

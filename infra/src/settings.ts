@@ -11,10 +11,16 @@ export const TARGETS: readonly Target[] = ['local', 'kubernetes'];
 export type ServiceType = 'ClusterIP' | 'LoadBalancer' | 'NodePort';
 const SERVICE_TYPES: readonly ServiceType[] = ['ClusterIP', 'LoadBalancer', 'NodePort'];
 
-/** A managed PostgreSQL (connection string from config), or one the stack runs itself. */
+/**
+ * How the stack's own PostgreSQL runs on Kubernetes: `replicated` (the default) is a CloudNativePG
+ * cluster of three with synchronous replication; `single` is one pod, for development.
+ */
+export type PostgresTopology = 'replicated' | 'single';
+export const POSTGRES_TOPOLOGIES: readonly PostgresTopology[] = ['replicated', 'single'];
+
+/** A managed PostgreSQL (connection string from config, one host or several), or one the stack runs itself. */
 export type DatabaseSettings =
-  | { kind: 'external'; url: pulumi.Output<string> }
-  | { kind: 'own'; password: pulumi.Output<string>; storageSize: string };
+  { kind: 'external'; url: pulumi.Output<string> } | { kind: 'own'; topology: PostgresTopology; password: pulumi.Output<string>; storageSize: string };
 
 export interface Settings {
   stack: string;
@@ -36,6 +42,8 @@ export interface Settings {
     serviceType: ServiceType;
     storageClass?: string;
     prometheusStorageSize: string;
+    /** Where the CloudNativePG operator is installed; undefined: the cluster has one already. */
+    postgresOperatorNamespace?: string;
     /** Where users reach the broker and Grafana (an Ingress of yours), when not the Service itself. */
     brokerUrl?: string;
     grafanaUrl?: string;
@@ -76,11 +84,13 @@ function checkedPushSecretKey(key: pulumi.Output<string> | undefined): pulumi.Ou
   );
 }
 
-function readDatabase(config: pulumi.Config): DatabaseSettings {
+function readDatabase(config: pulumi.Config, target: Target): DatabaseSettings {
   const url = config.getSecret('databaseUrl');
   if (url) return { kind: 'external', url };
   return {
     kind: 'own',
+    // One Docker engine has nowhere to spread replicas: `local` always runs one server.
+    topology: target === 'kubernetes' ? oneOf('postgres', config.get('postgres'), POSTGRES_TOPOLOGIES, 'replicated') : 'single',
     password: config.requireSecret('postgresPassword'),
     storageSize: config.get('postgresStorageSize') ?? '10Gi',
   };
@@ -108,11 +118,12 @@ export function readSettings(config = new pulumi.Config('miniqueue'), stack = pu
     grafanaAdminPassword: config.requireSecret('grafanaAdminPassword'),
     githubClientSecret: github.secret,
     pushSecretKey,
-    database: readDatabase(config),
+    database: readDatabase(config, target),
     databaseMaxConnections: config.getNumber('databaseMaxConnections') ?? 100,
-    scaling: target === 'local'
-      ? scaling(1, 1)
-      : scaling(replicas, config.getNumber('maxReplicas') ?? Math.max(replicas, 6), config.getNumber('targetCpuUtilization') ?? 70),
+    scaling:
+      target === 'local'
+        ? scaling(1, 1)
+        : scaling(replicas, config.getNumber('maxReplicas') ?? Math.max(replicas, 6), config.getNumber('targetCpuUtilization') ?? 70),
     resources: brokerResources(config.getObject<ResourceOverrides>('brokerResources')),
     broker: {
       logLevel: config.get('logLevel') ?? 'info',
@@ -129,6 +140,8 @@ export function readSettings(config = new pulumi.Config('miniqueue'), stack = pu
       namespace: config.get('namespace') ?? 'miniqueue',
       serviceType: oneOf('serviceType', config.get('serviceType'), SERVICE_TYPES, 'ClusterIP'),
       storageClass: config.get('storageClass'),
+      postgresOperatorNamespace:
+        config.getBoolean('installPostgresOperator') === false ? undefined : (config.get('postgresOperatorNamespace') ?? 'cnpg-system'),
       prometheusStorageSize: config.get('prometheusStorageSize') ?? '10Gi',
       brokerUrl: config.get('brokerUrl'),
       grafanaUrl: config.get('grafanaUrl'),

@@ -34,7 +34,11 @@ export function brokerResources(overrides: ResourceOverrides = {}): Resources {
   return merged;
 }
 
-export interface Scaling { replicas: number; maxReplicas: number; targetCpuUtilization: number }
+export interface Scaling {
+  replicas: number;
+  maxReplicas: number;
+  targetCpuUtilization: number;
+}
 
 /** Replicas the Deployment starts with and the bounds the HPA keeps it in. */
 export function scaling(replicas = 2, maxReplicas = Math.max(replicas, 6), targetCpuUtilization = 70): Scaling {
@@ -69,12 +73,10 @@ export const DEDICATED_CONNECTIONS_PER_BROKER = 3;
 export const DASHBOARD_CONNECTIONS_PER_BROKER = 2;
 
 export function dbPoolSize(maxReplicas: number, databaseMaxConnections: number): number {
-  const budget =
-    Math.floor((databaseMaxConnections - 10) / maxReplicas) - DEDICATED_CONNECTIONS_PER_BROKER - DASHBOARD_CONNECTIONS_PER_BROKER;
+  const budget = Math.floor((databaseMaxConnections - 10) / maxReplicas) - DEDICATED_CONNECTIONS_PER_BROKER - DASHBOARD_CONNECTIONS_PER_BROKER;
   if (budget < 2) {
     throw new Error(
-      `${maxReplicas} brokers do not fit in ${databaseMaxConnections} database connections: ` +
-        'raise databaseMaxConnections or lower maxReplicas',
+      `${maxReplicas} brokers do not fit in ${databaseMaxConnections} database connections: ` + 'raise databaseMaxConnections or lower maxReplicas',
     );
   }
   // Past about 20, a Node process gains nothing from more connections, and the database loses.

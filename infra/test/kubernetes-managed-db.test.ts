@@ -14,17 +14,21 @@ const SECRETS = [SECRET_VALUES.bootstrapAdminKey, SECRET_VALUES.grafanaAdminPass
 
 let run: ProgramRun;
 beforeAll(async () => {
-  run = await runProgram('staging', {
-    target: 'kubernetes',
-    image: 'ghcr.io/acme/miniqueue@sha256:' + 'b'.repeat(64),
-    replicas: '4',
-    maxReplicas: '4',
-    databaseMaxConnections: '200',
-    serviceType: 'LoadBalancer',
-    databaseUrl: SECRET_VALUES.databaseUrl,
-    bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
-    grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
-  }, ['databaseUrl', 'bootstrapAdminKey', 'grafanaAdminPassword']);
+  run = await runProgram(
+    'staging',
+    {
+      target: 'kubernetes',
+      image: 'ghcr.io/acme/miniqueue@sha256:' + 'b'.repeat(64),
+      replicas: '4',
+      maxReplicas: '4',
+      databaseMaxConnections: '200',
+      serviceType: 'LoadBalancer',
+      databaseUrl: SECRET_VALUES.databaseUrl,
+      bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
+      grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
+    },
+    ['databaseUrl', 'bootstrapAdminKey', 'grafanaAdminPassword'],
+  );
 });
 
 describe('kubernetes stack with a managed database', () => {
@@ -56,7 +60,7 @@ describe('kubernetes stack with a managed database', () => {
     expect(env.find((e) => e.name === 'MINIQUEUE_DB_POOL_SIZE')?.value).toBe('20');
   });
 
-  it('reports the load balancers\' addresses as the URLs', () => {
+  it("reports the load balancers' addresses as the URLs", () => {
     expect(resource(run, 'kubernetes:core/v1:Service', 'miniqueue').inputs.spec.type).toBe('LoadBalancer');
     expect(run.outputs.brokerUrl).toBe('http://miniqueue.lb.example.net:8080');
     expect(run.outputs.grafanaUrl).toBe('http://grafana.lb.example.net:3000');

@@ -1,5 +1,6 @@
 /**
- * The kubernetes stack with its own PostgreSQL, under Pulumi's mocks.
+ * The kubernetes stack with its own one-pod PostgreSQL (`postgres: single`), under Pulumi's mocks.
+ * The replicated default is kubernetes-replicated-db.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,32 +11,40 @@ import { SECRET_VALUES, expectNoPlainSecrets, expectOutputsFree, expectWrappedSe
 const IMAGE = 'ghcr.io/acme/miniqueue:1.2.3';
 const RESOURCES = { requests: { cpu: '500m', memory: '384Mi' }, limits: { cpu: '2', memory: '768Mi' } };
 const SECRETS = [
-  SECRET_VALUES.bootstrapAdminKey, SECRET_VALUES.postgresPassword, SECRET_VALUES.grafanaAdminPassword,
-  SECRET_VALUES.githubClientSecret, SECRET_VALUES.pushSecretKey,
+  SECRET_VALUES.bootstrapAdminKey,
+  SECRET_VALUES.postgresPassword,
+  SECRET_VALUES.grafanaAdminPassword,
+  SECRET_VALUES.githubClientSecret,
+  SECRET_VALUES.pushSecretKey,
 ];
 const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 let run: ProgramRun;
 beforeAll(async () => {
-  run = await runProgram('prod', {
-    target: 'kubernetes',
-    image: IMAGE,
-    namespace: 'mq',
-    replicas: '3',
-    maxReplicas: '9',
-    targetCpuUtilization: '60',
-    brokerResources: JSON.stringify(RESOURCES),
-    postgresStorageSize: '20Gi',
-    storageClass: 'fast-ssd',
-    bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
-    postgresPassword: SECRET_VALUES.postgresPassword,
-    grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
-    githubClientId: 'Iv1.abc',
-    githubClientSecret: SECRET_VALUES.githubClientSecret,
-    admins: 'alice',
-    pushSecretKey: SECRET_VALUES.pushSecretKey,
-    pushAllowedNetworks: '10.20.0.0/16',
-  }, ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'githubClientSecret', 'pushSecretKey']);
+  run = await runProgram(
+    'prod',
+    {
+      target: 'kubernetes',
+      image: IMAGE,
+      namespace: 'mq',
+      replicas: '3',
+      maxReplicas: '9',
+      targetCpuUtilization: '60',
+      brokerResources: JSON.stringify(RESOURCES),
+      postgres: 'single',
+      postgresStorageSize: '20Gi',
+      storageClass: 'fast-ssd',
+      bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
+      postgresPassword: SECRET_VALUES.postgresPassword,
+      grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
+      githubClientId: 'Iv1.abc',
+      githubClientSecret: SECRET_VALUES.githubClientSecret,
+      admins: 'alice',
+      pushSecretKey: SECRET_VALUES.pushSecretKey,
+      pushAllowedNetworks: '10.20.0.0/16',
+    },
+    ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'githubClientSecret', 'pushSecretKey'],
+  );
 });
 
 const deployment = () => resource(run, 'kubernetes:apps/v1:Deployment', 'miniqueue').inputs;
@@ -43,7 +52,10 @@ const brokerContainer = () => deployment().spec.template.spec.containers[0];
 
 describe('kubernetes stack: parts', () => {
   it('creates the namespace, PostgreSQL, the broker, Prometheus and Grafana, and nothing on Docker', () => {
-    const created = run.resources.filter((r) => !r.type.startsWith('pulumi:')).map((r) => `${r.type} ${r.name}`).sort();
+    const created = run.resources
+      .filter((r) => !r.type.startsWith('pulumi:'))
+      .map((r) => `${r.type} ${r.name}`)
+      .sort();
     expect(created).toEqual([
       'kubernetes:apps/v1:Deployment grafana',
       'kubernetes:apps/v1:Deployment miniqueue',
@@ -109,7 +121,7 @@ describe('kubernetes stack: secrets', () => {
 });
 
 describe('kubernetes stack: the broker', () => {
-  it('runs the configured image, in Prometheus\' key step too', () => {
+  it("runs the configured image, in Prometheus' key step too", () => {
     expect(brokerContainer().image).toBe(IMAGE);
     const prometheus = resource(run, 'kubernetes:apps/v1:Deployment', 'prometheus').inputs;
     expect(prometheus.spec.template.spec.initContainers[0].image).toBe(IMAGE);
@@ -118,13 +130,20 @@ describe('kubernetes stack: the broker', () => {
   it('sets only variables of the broker schema, and credentials only from the Secret', () => {
     const env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[] = brokerContainer().env;
     for (const { name } of env) expect(BROKER_ENV_KEYS).toContain(name);
-    const fromSecret = env.filter((e) => e.valueFrom).map((e) => e.name).sort();
+    const fromSecret = env
+      .filter((e) => e.valueFrom)
+      .map((e) => e.name)
+      .sort();
     expect(fromSecret).toEqual(['DATABASE_URL', 'GITHUB_CLIENT_SECRET', 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY', 'MINIQUEUE_PUSH_SECRET_KEY']);
     for (const e of env.filter((e) => e.valueFrom)) expect(e.valueFrom!.secretKeyRef).toEqual({ name: 'miniqueue', key: e.name });
     const plain = Object.fromEntries(env.filter((e) => !e.valueFrom).map((e) => [e.name, e.value]));
     // nine replicas at most on 100 connections: floor(90 / 9) - 3 dedicated - 2 for the dashboard
     expect(plain).toMatchObject({
-      PORT: '8080', MINIQUEUE_DB_POOL_SIZE: '5', GITHUB_CLIENT_ID: 'Iv1.abc', MINIQUEUE_ADMINS: 'alice', MINIQUEUE_PUSH_ALLOWED_NETWORKS: '10.20.0.0/16',
+      PORT: '8080',
+      MINIQUEUE_DB_POOL_SIZE: '5',
+      GITHUB_CLIENT_ID: 'Iv1.abc',
+      MINIQUEUE_ADMINS: 'alice',
+      MINIQUEUE_PUSH_ALLOWED_NETWORKS: '10.20.0.0/16',
     });
     // Every replica runs this one pod template, so all of them read the same key from the one Secret.
     expect(plain).not.toHaveProperty('MINIQUEUE_PUSH_SECRET_KEY');
@@ -175,7 +194,11 @@ describe('kubernetes stack: monitoring', () => {
     expect(job.kubernetes_sd_configs[0].namespaces.names).toEqual(['mq']);
     const selector = deployment().spec.selector.matchLabels;
     const selected = job.kubernetes_sd_configs[0].selectors[0].label.split(',').sort();
-    expect(selected).toEqual(Object.entries(selector).map(([k, v]) => `${k}=${v}`).sort());
+    expect(selected).toEqual(
+      Object.entries(selector)
+        .map(([k, v]) => `${k}=${v}`)
+        .sort(),
+    );
     expect(job.authorization.credentials_file).toBe('/var/run/miniqueue/metrics-key');
     expect(config['alerts.yml']).toBe(repoFile('prometheus/alerts.yml'));
     const role = resource(run, 'kubernetes:rbac.authorization.k8s.io/v1:Role', 'prometheus').inputs;
@@ -185,20 +208,23 @@ describe('kubernetes stack: monitoring', () => {
   it('gives the admin key to the key step only, never to the Prometheus container', () => {
     const pod = resource(run, 'kubernetes:apps/v1:Deployment', 'prometheus').inputs.spec.template.spec;
     const init = pod.initContainers[0];
-    expect(init.env.find((e: { name: string }) => e.name === 'MINIQUEUE_ADMIN_KEY').valueFrom.secretKeyRef)
-      .toEqual({ name: 'miniqueue', key: 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY' });
+    expect(init.env.find((e: { name: string }) => e.name === 'MINIQUEUE_ADMIN_KEY').valueFrom.secretKeyRef).toEqual({
+      name: 'miniqueue',
+      key: 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY',
+    });
     expect(pod.containers[0].env).toBeUndefined();
-    expect(resource(run, 'kubernetes:core/v1:ConfigMap', 'prometheus-metrics-key').inputs.data['metrics-key.mjs'])
-      .toBe(repoFile('prometheus/metrics-key.mjs'));
+    expect(resource(run, 'kubernetes:core/v1:ConfigMap', 'prometheus-metrics-key').inputs.data['metrics-key.mjs']).toBe(repoFile('prometheus/metrics-key.mjs'));
   });
 
-  it('provisions Grafana from the repository\'s files', () => {
+  it("provisions Grafana from the repository's files", () => {
     const data = (name: string) => resource(run, 'kubernetes:core/v1:ConfigMap', name).inputs.data;
     expect(data('grafana-datasources')['prometheus.yml']).toBe(repoFile('grafana/provisioning/datasources/prometheus.yml'));
     expect(data('grafana-dashboard-providers')['miniqueue.yml']).toBe(repoFile('grafana/provisioning/dashboards/miniqueue.yml'));
     expect(data('grafana-dashboards')['miniqueue.json']).toBe(repoFile('grafana/dashboards/miniqueue.json'));
     const grafana = resource(run, 'kubernetes:apps/v1:Deployment', 'grafana').inputs.spec.template.spec.containers[0];
-    expect(grafana.env.find((e: { name: string }) => e.name === 'GF_SECURITY_ADMIN_PASSWORD').valueFrom.secretKeyRef)
-      .toEqual({ name: 'grafana', key: 'admin-password' });
+    expect(grafana.env.find((e: { name: string }) => e.name === 'GF_SECURITY_ADMIN_PASSWORD').valueFrom.secretKeyRef).toEqual({
+      name: 'grafana',
+      key: 'admin-password',
+    });
   });
 });

@@ -15,30 +15,38 @@ const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.
 
 let run: ProgramRun;
 beforeAll(async () => {
-  run = await runProgram('dev', {
-    target: 'local',
-    brokerPort: '18080',
-    grafanaPort: '13000',
-    logLevel: 'debug',
-    bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
-    postgresPassword: SECRET_VALUES.postgresPassword,
-    grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
-    pushSecretKey: SECRET_VALUES.pushSecretKey,
-  }, ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'pushSecretKey']);
+  run = await runProgram(
+    'dev',
+    {
+      target: 'local',
+      brokerPort: '18080',
+      grafanaPort: '13000',
+      logLevel: 'debug',
+      bootstrapAdminKey: SECRET_VALUES.bootstrapAdminKey,
+      postgresPassword: SECRET_VALUES.postgresPassword,
+      grafanaAdminPassword: SECRET_VALUES.grafanaAdminPassword,
+      pushSecretKey: SECRET_VALUES.pushSecretKey,
+    },
+    ['bootstrapAdminKey', 'postgresPassword', 'grafanaAdminPassword', 'pushSecretKey'],
+  );
 });
 
 const container = (name: string) => resource(run, 'docker:index/container:Container', name).inputs;
 const envOf = (name: string): Record<string, string> =>
-  Object.fromEntries((reveal(container(name).envs) as string[]).map((entry) => {
-    const at = entry.indexOf('=');
-    return [entry.slice(0, at), entry.slice(at + 1)];
-  }));
-const upload = (name: string, file: string) =>
-  (container(name).uploads as { file: string; content: string }[]).find((u) => u.file === file)?.content;
+  Object.fromEntries(
+    (reveal(container(name).envs) as string[]).map((entry) => {
+      const at = entry.indexOf('=');
+      return [entry.slice(0, at), entry.slice(at + 1)];
+    }),
+  );
+const upload = (name: string, file: string) => (container(name).uploads as { file: string; content: string }[]).find((u) => u.file === file)?.content;
 
 describe('local stack: parts', () => {
   it('creates the same four parts as compose, the key step, a network and volumes, and nothing on Kubernetes', () => {
-    const created = run.resources.filter((r) => !r.type.startsWith('pulumi:')).map((r) => `${r.type} ${r.name}`).sort();
+    const created = run.resources
+      .filter((r) => !r.type.startsWith('pulumi:'))
+      .map((r) => `${r.type} ${r.name}`)
+      .sort();
     expect(created).toEqual([
       'docker:index/container:Container grafana',
       'docker:index/container:Container metrics-key',
@@ -57,7 +65,7 @@ describe('local stack: parts', () => {
     ]);
   });
 
-  it('builds the broker from the repository\'s Dockerfile and runs that very build', () => {
+  it("builds the broker from the repository's Dockerfile and runs that very build", () => {
     const image = resource(run, 'docker:index/image:Image', 'miniqueue').inputs;
     expect(image.build).toMatchObject({ context: REPO_ROOT, dockerfile: `${REPO_ROOT}Dockerfile` });
     expect(image.skipPush).toBe(true);
@@ -119,7 +127,7 @@ describe('local stack: monitoring, wired like compose', () => {
     expect(container('miniqueue').networksAdvanced[0].aliases).toEqual([target.split(':')[0]]);
   });
 
-  it('gives Grafana the provisioning files, whose datasource is Prometheus\' alias', () => {
+  it("gives Grafana the provisioning files, whose datasource is Prometheus' alias", () => {
     const datasources = upload('grafana', '/etc/grafana/provisioning/datasources/prometheus.yml')!;
     expect(datasources).toBe(repoFile('grafana/provisioning/datasources/prometheus.yml'));
     expect(upload('grafana', '/etc/grafana/dashboards/miniqueue.json')).toBe(repoFile('grafana/dashboards/miniqueue.json'));

@@ -61,7 +61,9 @@ function rawHttp() {
       const request = http.request({ host: hostname, port, method: 'POST', path, headers, agent }, (response) => {
         const chunks = [];
         response.on('data', (chunk) => chunks.push(chunk));
-        response.on('end', () => (response.statusCode === 201 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`HTTP ${response.statusCode}`))));
+        response.on('end', () =>
+          response.statusCode === 201 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`HTTP ${response.statusCode}`)),
+        );
         response.on('error', reject);
       });
       request.on('error', reject);
@@ -120,7 +122,10 @@ try {
     for (const name of chosen) samples[name].push(await cpuPerRequest(variants[name], requests));
   }
   const results = Object.fromEntries(
-    chosen.map((name) => [name, { cpu_us: Math.round(median(samples[name].map((s) => s.cpuUs))), wall_us: Math.round(median(samples[name].map((s) => s.wallUs))) }]),
+    chosen.map((name) => [
+      name,
+      { cpu_us: Math.round(median(samples[name].map((s) => s.cpuUs))), wall_us: Math.round(median(samples[name].map((s) => s.wallUs))) },
+    ]),
   );
   if (values.json) {
     console.log(JSON.stringify({ url: baseUrl, node: process.version, requests, rounds, concurrency, results }, null, 2));

@@ -5,8 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
-const run = (command, args, stdio = 'inherit') =>
-  spawnSync(command, args, { cwd: sdkDir, stdio, encoding: 'utf8' });
+const run = (command, args, stdio = 'inherit') => spawnSync(command, args, { cwd: sdkDir, stdio, encoding: 'utf8' });
 
 const generate = run(process.execPath, ['scripts/generate.mjs']);
 if (generate.status !== 0) process.exit(generate.status ?? 1);

@@ -72,20 +72,33 @@ function ensureJar() {
 ensureJar();
 // Start from an empty folder so an operation or schema removed from the contract leaves no file behind.
 rmSync(output, { recursive: true, force: true });
-const generated = run(process.execPath, [
-  wrapper,
-  'generate',
-  '--input-spec', '../openapi.yaml',
-  '--generator-name', 'typescript-fetch',
-  '--output', 'src/generated',
-  // Our own file header (templates/README.md says why); every other template is the generator's.
-  '--template-dir', 'templates',
-  '--global-property', 'apiDocs=false,modelDocs=false',
-  // `exists` (a header filter's condition) is a reserved word to the generator, which would name the
-  // field `_exists`; as a quoted property name it is valid TypeScript, so keep the contract's name.
-  '--reserved-words-mappings', 'exists=exists',
-  '--additional-properties', Object.entries(additionalProperties).map(([k, v]) => `${k}=${v}`).join(','),
-], { quiet: true });
+const generated = run(
+  process.execPath,
+  [
+    wrapper,
+    'generate',
+    '--input-spec',
+    '../openapi.yaml',
+    '--generator-name',
+    'typescript-fetch',
+    '--output',
+    'src/generated',
+    // Our own file header (templates/README.md says why); every other template is the generator's.
+    '--template-dir',
+    'templates',
+    '--global-property',
+    'apiDocs=false,modelDocs=false',
+    // `exists` (a header filter's condition) is a reserved word to the generator, which would name the
+    // field `_exists`; as a quoted property name it is valid TypeScript, so keep the contract's name.
+    '--reserved-words-mappings',
+    'exists=exists',
+    '--additional-properties',
+    Object.entries(additionalProperties)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  ],
+  { quiet: true },
+);
 if (!generated.ok) {
   console.error(generated.detail);
   process.exit(1);

@@ -1,14 +1,7 @@
+import { traced } from './tracing.js';
 import { Consumer } from './consumer/consumer.js';
 import type { ConsumerBroker, ConsumerOptions, MessageHandler } from './consumer/types.js';
-import type {
-  AckResult,
-  BatchAckResult,
-  BatchPublishResult,
-  ExtendResult,
-  Message,
-  NackResult,
-  PublishResult,
-} from './generated/index.js';
+import type { AckResult, BatchAckResult, BatchPublishResult, ExtendResult, Message, NackResult, PublishResult } from './generated/index.js';
 import { retryPolicy } from './http/retryPolicy.js';
 import { Transport } from './http/transport.js';
 import { Monitor } from './monitor/monitor.js';
@@ -74,17 +67,20 @@ export class MiniQueue {
   publish(topic: string, payload: string, options: messages.PublishOptions = {}): Promise<PublishResult> {
     // Made once, so a publish resent on a new stream, or sent over HTTP after all, is stored once.
     const idempotencyKey = messages.keyOf(options.idempotencyKey);
-    const overHttp = () => messages.publish(this.transport, topic, payload, { ...options, idempotencyKey: idempotencyKey ?? null });
-    if (!this.stream) return overHttp();
-    const fields = {
-      topic,
-      payload,
-      headers: options.headers,
-      delay_seconds: options.delaySeconds,
-      ordering_key: options.orderingKey,
-      idempotency_key: idempotencyKey,
-    };
-    return this.stream.via((stream) => stream.publish(fields, options.signal, options.retry), overHttp);
+    return traced(topic, options.headers, (headers) => {
+      const overHttp = () => messages.publish(this.transport, topic, payload, { ...options, headers, idempotencyKey: idempotencyKey ?? null });
+      if (!this.stream) return overHttp();
+      const fields = {
+        topic,
+        payload,
+        headers,
+        delay_seconds: options.delaySeconds,
+        expires_in_seconds: options.expiresInSeconds,
+        ordering_key: options.orderingKey,
+        idempotency_key: idempotencyKey,
+      };
+      return this.stream.via((stream) => stream.publish(fields, options.signal, options.retry), overHttp);
+    });
   }
 
   /** Publishes 1..500 messages at once, all or nothing; `results[i]` answers `messages[i]`. */
@@ -145,10 +141,13 @@ export class MiniQueue {
     this.stream?.close();
   }
 
-  /** The broker's live feed (needs `view`); call `start()` to open it. See Monitor. */
+  /**
+   * The broker's live feed (needs `view`); call `start()` to open it. Watched on the client's
+   * shared stream, or on `/ws/monitor` with `transport: 'http'` and where streams do not work. See Monitor.
+   */
   monitor(options?: MonitorOptions): Monitor {
     // One ticket request per attempt: the monitor's reconnect backoff is the retry.
-    return new Monitor(this.socketEndpoint({ retry: { attempts: 1 } }), options);
+    return new Monitor(this.socketEndpoint({ retry: { attempts: 1 } }), options, this.stream?.monitorStream());
   }
 
   private consumerBroker(): ConsumerBroker {

@@ -10,8 +10,7 @@ export const NAME_PATTERN = /^(?!\.\.?$)[a-zA-Z0-9._-]{1,100}$/;
 export const NAME_MAX_LENGTH = 100;
 
 /** A scope a client may be given; `admin` implies the others, `*` matches any topic or queue. */
-export const SCOPE_PATTERN =
-  /^(admin|view|metrics|publish:(\*|(?!\.\.?$)[a-zA-Z0-9._-]{1,100})|consume:(\*|(?!\.\.?$)[a-zA-Z0-9._-]{1,100}))$/;
+export const SCOPE_PATTERN = /^(admin|view|metrics|publish:(\*|(?!\.\.?$)[a-zA-Z0-9._-]{1,100})|consume:(\*|(?!\.\.?$)[a-zA-Z0-9._-]{1,100}))$/;
 
 export const isValidName = (name: string): boolean => NAME_PATTERN.test(name);
 export const isValidScope = (scope: string): boolean => SCOPE_PATTERN.test(scope);
@@ -25,6 +24,8 @@ export const LIMITS = {
   receiveMaxMessages: 100,
   waitSeconds: 20,
   delaySeconds: 900,
+  expiresInSeconds: { min: 1, max: 1_209_600 },
+  messageTtlSeconds: { min: 1, max: 1_209_600 },
   ackTimeoutSeconds: { min: 1, max: 43_200 },
   maxRetries: { min: 0, max: 100 },
   ackedRetentionHours: { min: 0, max: 8_760 },

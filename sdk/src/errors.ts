@@ -91,7 +91,10 @@ export class DeadLetterError extends Error {
 
 /** Raised on a handler's signal when the consumer loses the message's lease. */
 export class LeaseLostError extends Error {
-  constructor(readonly messageId: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly messageId: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Lost the lease of message ${messageId}`, options);
     this.name = 'LeaseLostError';
   }

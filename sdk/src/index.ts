@@ -3,13 +3,7 @@ export type { MiniQueueOptions, CallOptions, Credential } from './options.js';
 export type { RetryOptions } from './http/retryPolicy.js';
 export { defaultRetryPolicy, RETRYABLE_STATUSES } from './http/retryPolicy.js';
 export type { FetchFunction } from './http/retryingFetch.js';
-export type {
-  PublishOptions,
-  BatchMessage,
-  ConsumeOptions,
-  ReceiveOptions,
-  NackOptions,
-} from './resources/messages.js';
+export type { PublishOptions, BatchMessage, ConsumeOptions, ReceiveOptions, NackOptions } from './resources/messages.js';
 export type { CreateQueueOptions, ListMessagesOptions, QueueChanges, QueuesResource } from './resources/queues.js';
 export type { ListDeadLettersOptions, ReplayAllOptions, DeadLetterFilterOptions, DeadLettersResource } from './resources/deadLetters.js';
 export type { TopicsResource } from './resources/topics.js';
@@ -20,6 +14,7 @@ export type { DashboardResource, RatesOptions } from './resources/dashboard.js';
 export type { AuthResource } from './resources/auth.js';
 export type { OperationsResource } from './resources/operations.js';
 export { Consumer } from './consumer/consumer.js';
+export { ConsumerFatalError, type FatalReason } from './consumer/fatal.js';
 export type {
   ConsumerOptions,
   MessageHandler,
@@ -29,10 +24,28 @@ export type {
   Outcome,
   ErrorContext,
   ErrorPhase,
+  ConsumerEvents,
 } from './consumer/types.js';
 export { Monitor } from './monitor/monitor.js';
 export type { MonitorOptions, MonitorStatus, MonitorClosed, MonitorEvents } from './monitor/types.js';
-export { parseMonitorEvent, EVENTS_DROPPED, CLOSE_CREDENTIAL_ENDED, type MonitorEvent } from './monitor/events.js';
+export { parseMonitorEvent, concernsQueue, EVENTS_DROPPED, CLOSE_CREDENTIAL_ENDED, MONITOR_VERBS, type MonitorEvent } from './monitor/events.js';
+// The frames of /ws/v1/stream (asyncapi.yaml), for the broker that reads them and any other client.
+export { STREAM_PATH, STREAM_SUBPROTOCOL, MAX_FRAMES_PER_MESSAGE, MAX_ACK_IDS, MAX_PREFETCH } from './stream/frames.js';
+export type {
+  ClientFrame,
+  PublishFrame,
+  SubscribeFrame,
+  CreditFrame,
+  UnsubscribeFrame,
+  AckFrame,
+  NackFrame,
+  ExtendFrame,
+  WatchFrame,
+  UnwatchFrame,
+  BrokerFrame,
+  StreamLimits,
+  ErrorFields,
+} from './stream/frames.js';
 export {
   MiniQueueError,
   BadRequestError,

@@ -24,10 +24,11 @@ export interface MiniQueueOptions {
    */
   fetch?: FetchFunction;
   /**
-   * `'stream'` (default): publishing, consumers and their acks go over one shared WebSocket
-   * (`/ws/v1/stream`), opened on first use, pipelined and confirmed; where it cannot open (the
-   * handshake is refused, no WebSocket here) the client says so once and uses HTTP. `'http'`:
-   * HTTP requests only, as before streams existed.
+   * `'stream'` (default): publishing, consumers and their acks, and `monitor()`, go over one
+   * shared WebSocket (`/ws/v1/stream`), opened on first use, pipelined and confirmed; where it
+   * cannot open (the handshake is refused, no WebSocket here) the client says so once and uses
+   * HTTP (and `/ws/monitor` for the live feed). `'http'`: HTTP requests and `/ws/monitor`, as
+   * before streams existed.
    */
   transport?: 'stream' | 'http';
   /** Where the client tells what it cannot do for you (a stream that cannot open). Default: console. */

@@ -35,43 +35,55 @@ export async function runMainPhase(
     await a.warmUp();
 
     const single = await a.measure('publish_single', 'publish, 1 per request', () =>
-      publishSingle(a.publisher, 'bench.single', config.publishSingle, concurrency));
+      publishSingle(a.publisher, 'bench.single', config.publishSingle, concurrency),
+    );
     workloads.push(single);
 
     const batch = await a.measure('publish_batch', `publish, batches of ${batchSize}`, () =>
-      publishBatch(a.publisher, 'bench.batch', batchSize, config.publishBatch, concurrency));
+      publishBatch(a.publisher, 'bench.batch', batchSize, config.publishBatch, concurrency),
+    );
     workloads.push(batch);
 
-    workloads.push(await a.measure('fan_out', `fan-out to ${config.fanOutQueues} queues, 1 per request`, async () => {
-      const result = await publishSingle(a.publisher, 'bench.fanout', config.fanOut, concurrency);
-      return { ...result, extra: { copies: result.copies } };
-    }));
+    workloads.push(
+      await a.measure('fan_out', `fan-out to ${config.fanOutQueues} queues, 1 per request`, async () => {
+        const result = await publishSingle(a.publisher, 'bench.fanout', config.fanOut, concurrency);
+        return { ...result, extra: { copies: result.copies } };
+      }),
+    );
     for (const queue of fanOutQueues) await purge(a.admin, queue);
     workloads.push(...(await orderingAndFilterWorkloads(context, a)));
 
     // Top the queues up to the consumer workloads' counts (what the publish workloads left there).
     await seed(a.publisher, 'bench.single', Math.max(0, config.consumeAck.count - single.messages));
-    workloads.push(await a.measure('consume_ack', 'consume + ack, 1 per request', () =>
-      consumeAck(a.consumer, 'bench-single', config.consumeAck, concurrency)));
+    workloads.push(
+      await a.measure('consume_ack', 'consume + ack, 1 per request', () => consumeAck(a.consumer, 'bench-single', config.consumeAck, concurrency)),
+    );
     await purge(a.admin, 'bench-single');
 
     await seed(a.publisher, 'bench.batch', Math.max(0, config.receiveAck.count - batch.messages));
-    workloads.push(await a.measure('receive_ack', `receive ${config.receiveSize} + batch ack`, () =>
-      receiveAck(a.consumer, 'bench-batch', config.receiveSize, config.receiveAck, concurrency)));
+    workloads.push(
+      await a.measure('receive_ack', `receive ${config.receiveSize} + batch ack`, () =>
+        receiveAck(a.consumer, 'bench-batch', config.receiveSize, config.receiveAck, concurrency),
+      ),
+    );
     await purge(a.admin, 'bench-batch');
 
     workloads.push(...(await monitorComparison(context, a)));
     await purge(a.admin, 'bench-monitor');
 
     log('measuring: long-poll wake-up, same instance');
-    const sameInstance = latency(await wakeUpLatencies(a.consumer, a.publisher, { topic: 'bench.wake', queue: 'bench-wake' }, config.wakeSamples, config.wakeSettleMs));
+    const sameInstance = latency(
+      await wakeUpLatencies(a.consumer, a.publisher, { topic: 'bench.wake', queue: 'bench-wake' }, config.wakeSamples, config.wakeSettleMs),
+    );
 
     log('measuring: long-poll wake-up, across instances');
     const b = await BrokerSession.open(context, 'main-B', databaseUrl);
     let crossInstance: Latency;
     try {
       b.useKeys(keys);
-      crossInstance = latency(await wakeUpLatencies(b.consumer, a.publisher, { topic: 'bench.wake', queue: 'bench-wake' }, config.wakeSamples, config.wakeSettleMs));
+      crossInstance = latency(
+        await wakeUpLatencies(b.consumer, a.publisher, { topic: 'bench.wake', queue: 'bench-wake' }, config.wakeSamples, config.wakeSettleMs),
+      );
     } finally {
       await b.close();
     }
@@ -91,15 +103,20 @@ async function monitorComparison(context: RunContext, a: BrokerSession): Promise
   const without: Measurement[] = [];
   const withMonitor: Measurement[] = [];
   for (let round = 0; round < config.monitorRounds; round += 1) {
-    without.push(await a.measure('consume_ack_no_monitor', 'consume + ack, no monitor socket', () =>
-      consumeAck(a.consumer, 'bench-monitor', config.monitor, config.concurrency)));
+    without.push(
+      await a.measure('consume_ack_no_monitor', 'consume + ack, no monitor socket', () =>
+        consumeAck(a.consumer, 'bench-monitor', config.monitor, config.concurrency),
+      ),
+    );
     const watch = await watchMonitor(a.broker.url, context.adminKey);
     try {
-      withMonitor.push(await a.measure('consume_ack_monitor', 'consume + ack, one /ws/monitor open', async () => {
-        const before = { frames: watch.frames(), bytes: watch.bytes() };
-        const result = await consumeAck(a.consumer, 'bench-monitor', config.monitor, config.concurrency);
-        return { ...result, extra: { frames: watch.frames() - before.frames, bytes: watch.bytes() - before.bytes } };
-      }));
+      withMonitor.push(
+        await a.measure('consume_ack_monitor', 'consume + ack, one /ws/monitor open', async () => {
+          const before = { frames: watch.frames(), bytes: watch.bytes() };
+          const result = await consumeAck(a.consumer, 'bench-monitor', config.monitor, config.concurrency);
+          return { ...result, extra: { frames: watch.frames() - before.frames, bytes: watch.bytes() - before.bytes } };
+        }),
+      );
     } finally {
       await watch.close();
     }

@@ -41,11 +41,15 @@ export async function orderingAndFilterWorkloads(context: RunContext, a: BrokerS
   workloads.push(mergeMeasurements(plainRounds), mergeMeasurements(filteredRounds));
 
   const ordered = await a.measure('publish_single_ordered', `publish with ordering keys (${ORDERING_KEYS}), 1 per request`, () =>
-    publishEach(a.publisher, 'bench.ordered', config.publishSingle, concurrency, (step) => ({ payload: PAYLOAD, ordering_key: `key-${step % ORDERING_KEYS}` })));
+    publishEach(a.publisher, 'bench.ordered', config.publishSingle, concurrency, (step) => ({ payload: PAYLOAD, ordering_key: `key-${step % ORDERING_KEYS}` })),
+  );
   workloads.push(ordered);
   await seedOrdered(a.publisher, 'bench.ordered', Math.max(0, config.consumeAck.count - ordered.messages), ORDERING_KEYS);
-  workloads.push(await a.measure('consume_ack_ordered', `consume + ack with ordering keys (${ORDERING_KEYS}), 1 per request`, () =>
-    consumeAck(a.consumer, 'bench-ordered', config.consumeAck, concurrency)));
+  workloads.push(
+    await a.measure('consume_ack_ordered', `consume + ack with ordering keys (${ORDERING_KEYS}), 1 per request`, () =>
+      consumeAck(a.consumer, 'bench-ordered', config.consumeAck, concurrency),
+    ),
+  );
   await purge(a.admin, 'bench-ordered');
   return workloads;
 }

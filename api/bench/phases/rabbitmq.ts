@@ -71,10 +71,14 @@ export async function runRabbitPhase(context: RunContext): Promise<RabbitResults
       if (wants(config, RABBIT_WORKLOADS.fanOut)) {
         const queues = Array.from({ length: config.fanOutQueues }, (_, i) => `bench-fanout-${i + 1}`);
         await bench.fanout('bench.fanout', queues);
-        const measured = await run(RABBIT_WORKLOADS.fanOut, `RabbitMQ fan-out to ${config.fanOutQueues} queues, confirms, ${config.streamWindow} in flight`, async () => {
-          const result = await bench.publish({ exchange: 'bench.fanout' }, config.streamWindow, config.streamFanOut);
-          return { ...result, extra: { copies: result.messages * queues.length } };
-        });
+        const measured = await run(
+          RABBIT_WORKLOADS.fanOut,
+          `RabbitMQ fan-out to ${config.fanOutQueues} queues, confirms, ${config.streamWindow} in flight`,
+          async () => {
+            const result = await bench.publish({ exchange: 'bench.fanout' }, config.streamWindow, config.streamFanOut);
+            return { ...result, extra: { copies: result.messages * queues.length } };
+          },
+        );
         workloads.push(measured);
         for (const queue of queues) await bench.purge(queue);
       }
@@ -84,8 +88,11 @@ export async function runRabbitPhase(context: RunContext): Promise<RabbitResults
         const queue = `bench-consume-${prefetch}`;
         await bench.queue(queue);
         await bench.seed(queue, config.streamConsume.count);
-        workloads.push(await run(id, `RabbitMQ consume + ack, prefetch ${prefetch}, ${config.streamConsumers} consumers`, () =>
-          bench.consume(queue, config.streamConsumers, prefetch, config.streamConsume)));
+        workloads.push(
+          await run(id, `RabbitMQ consume + ack, prefetch ${prefetch}, ${config.streamConsumers} consumers`, () =>
+            bench.consume(queue, config.streamConsumers, prefetch, config.streamConsume),
+          ),
+        );
         await bench.purge(queue);
       }
       if (wants(config, RABBIT_WORKLOADS.latency)) {
@@ -108,7 +115,14 @@ export async function runRabbitPhase(context: RunContext): Promise<RabbitResults
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`RabbitMQ failed: ${message}`);
-    return { status: `failed: ${message.split('\n')[0]}`, version: node?.version ?? null, workloads, latency: latencyResult, peakRssBytes: null, cpuSeconds: null };
+    return {
+      status: `failed: ${message.split('\n')[0]}`,
+      version: node?.version ?? null,
+      workloads,
+      latency: latencyResult,
+      peakRssBytes: null,
+      cpuSeconds: null,
+    };
   } finally {
     await node?.stop();
   }

@@ -12,11 +12,7 @@ export const FAN_OUT_HEADERS = { region: 'eu', type: 'order.placed', source: 'be
 
 /** A filter of three conditions that the fan-out messages all match: 20 copies either way. */
 export const MATCHING_FILTER = {
-  and: [
-    { header: 'region', one_of: ['eu', 'us', 'uk'] },
-    { header: 'type', prefix: 'order.' },
-    { not: { header: 'test', exists: true } },
-  ],
+  and: [{ header: 'region', one_of: ['eu', 'us', 'uk'] }, { header: 'type', prefix: 'order.' }, { not: { header: 'test', exists: true } }],
 };
 
 /** Topic with `queues` queues, each with `filter` (or none). */

@@ -12,7 +12,11 @@ const BODY = Buffer.from(PAYLOAD);
 const PERSISTENT = { persistent: true, contentType: 'application/json' } as const;
 
 export class RabbitBench {
-  private constructor(private readonly url: string, private readonly admin: amqp.ChannelModel, private readonly channel: amqp.Channel) {}
+  private constructor(
+    private readonly url: string,
+    private readonly admin: amqp.ChannelModel,
+    private readonly channel: amqp.Channel,
+  ) {}
 
   static async open(url: string): Promise<RabbitBench> {
     const admin = await amqp.connect(url);
@@ -47,12 +51,16 @@ export class RabbitBench {
     const connection = await amqp.connect(this.url);
     try {
       const channel = await connection.createConfirmChannel();
-      const result = await runLoad({ concurrency: window, maxSteps: bound.count, maxSeconds: bound.seconds }, () =>
-        new Promise((resolve, reject) => {
-          const done = (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(`nacked: ${String(error)}`)) : resolve({ messages: 1, requests: 1 }));
-          if (target.exchange) channel.publish(target.exchange, '', BODY, PERSISTENT, done);
-          else channel.sendToQueue(target.queue!, BODY, PERSISTENT, done);
-        }));
+      const result = await runLoad(
+        { concurrency: window, maxSteps: bound.count, maxSeconds: bound.seconds },
+        () =>
+          new Promise((resolve, reject) => {
+            const done = (error: unknown) =>
+              error ? reject(error instanceof Error ? error : new Error(`nacked: ${String(error)}`)) : resolve({ messages: 1, requests: 1 });
+            if (target.exchange) channel.publish(target.exchange, '', BODY, PERSISTENT, done);
+            else channel.sendToQueue(target.queue!, BODY, PERSISTENT, done);
+          }),
+      );
       await channel.close();
       return result;
     } finally {
@@ -88,13 +96,17 @@ export class RabbitBench {
         for (const channel of channels) {
           channel.on('error', reject);
           void channel
-            .consume(queue, (message) => {
-              if (!message || acked >= bound.count) return;
-              channel.ack(message);
-              acked += 1;
-              finished = process.hrtime.bigint();
-              if (acked >= bound.count) stop();
-            }, { noAck: false })
+            .consume(
+              queue,
+              (message) => {
+                if (!message || acked >= bound.count) return;
+                channel.ack(message);
+                acked += 1;
+                finished = process.hrtime.bigint();
+                if (acked >= bound.count) stop();
+              },
+              { noAck: false },
+            )
             .catch(reject);
         }
       });
@@ -119,17 +131,21 @@ export class RabbitBench {
       await consumer.prefetch(100);
       const sentAt = new Map<string, number>();
       const samples: number[] = [];
-      await consumer.consume(queue, (message) => {
-        if (!message) return;
-        const at = performance.now();
-        const id = message.properties.messageId as string;
-        const sent = sentAt.get(id);
-        if (sent !== undefined) {
-          samples.push(at - sent);
-          sentAt.delete(id);
-        }
-        consumer.ack(message);
-      }, { noAck: false });
+      await consumer.consume(
+        queue,
+        (message) => {
+          if (!message) return;
+          const at = performance.now();
+          const id = message.properties.messageId as string;
+          const sent = sentAt.get(id);
+          if (sent !== undefined) {
+            samples.push(at - sent);
+            sentAt.delete(id);
+          }
+          consumer.ack(message);
+        },
+        { noAck: false },
+      );
       const publisher = await publisherConnection.createConfirmChannel();
       const published = await paced(rate, seconds + warmupSeconds, (i, counted) => {
         const id = String(i);

@@ -24,7 +24,8 @@ export async function streamPublish(
 ): Promise<LoadResult & { copies: number; extra: Record<string, number> }> {
   const stream = await StreamClient.open(baseUrl, key);
   try {
-    if (window > stream.welcome.limits.max_unconfirmed) throw new Error(`window ${window} is over the broker's max_unconfirmed ${stream.welcome.limits.max_unconfirmed}`);
+    if (window > stream.welcome.limits.max_unconfirmed)
+      throw new Error(`window ${window} is over the broker's max_unconfirmed ${stream.welcome.limits.max_unconfirmed}`);
     let copies = 0;
     const result = await runLoad({ concurrency: window, maxSteps: bound.count, maxSeconds: bound.seconds }, async () => {
       const confirm = await stream.publish({ topic, payload: PAYLOAD });
@@ -54,7 +55,7 @@ function messageCounts(...streams: StreamClient[]): Record<string, number> {
  * sent; the prefetch window bounds how many the broker has not applied yet.
  */
 export async function streamConsumeAck(
-  baseUrl: string,
+  baseUrl: string | string[],
   key: string,
   queue: string,
   consumers: number,
@@ -62,7 +63,11 @@ export async function streamConsumeAck(
   bound: Bound,
 ): Promise<LoadResult & { extra: Record<string, number> }> {
   // Each stream as a consumer process of its own would be: its own instance, so its own lease holder.
-  const streams = await Promise.all(Array.from({ length: consumers }, (_, i) => StreamClient.open(baseUrl, key, { instance: `bench-consumer-${i}` })));
+  // With several brokers, the streams are dealt out over them in turn.
+  const urls = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
+  const streams = await Promise.all(
+    Array.from({ length: consumers }, (_, i) => StreamClient.open(urls[i % urls.length], key, { instance: `bench-consumer-${i}` })),
+  );
   try {
     let acked = 0;
     const started = process.hrtime.bigint();
@@ -78,7 +83,8 @@ export async function streamConsumeAck(
           acked += 1;
           finished = process.hrtime.bigint();
           if (acked >= bound.count) stop();
-        })),
+        }),
+      ),
     );
     // A broken stream ends the run with its error rather than waiting out the time.
     const broken = setInterval(() => {
@@ -99,18 +105,20 @@ export async function streamConsumeAck(
  * publish → delivery latency at a steady `rate` per second: a subscriber stream (prefetch 100,
  * acking each delivery) and a publisher on another stream, both from this process; each message
  * carries its number in a header, and the time from handing its frame to the socket to its
- * delivery is one sample. The first `warmupSeconds` are not counted.
+ * delivery is one sample. The first `warmupSeconds` are not counted. Given two URLs, the
+ * publisher is on the first broker and the subscriber on the second (the same database).
  */
 export async function streamLatency(
-  baseUrl: string,
+  baseUrl: string | { publish: string; subscribe: string },
   keys: { publish: string; consume: string },
   names: { topic: string; queue: string },
   rate: number,
   seconds: number,
   warmupSeconds: number,
 ): Promise<LoadResult & { samples: number[]; extra: Record<string, number> }> {
-  const subscriber = await StreamClient.open(baseUrl, keys.consume);
-  const publisher = await StreamClient.open(baseUrl, keys.publish);
+  const urls = typeof baseUrl === 'string' ? { publish: baseUrl, subscribe: baseUrl } : baseUrl;
+  const subscriber = await StreamClient.open(urls.subscribe, keys.consume);
+  const publisher = await StreamClient.open(urls.publish, keys.publish);
   try {
     const sentAt = new Map<string, number>();
     const samples: number[] = [];
@@ -252,7 +260,8 @@ export async function stoppedReader(
     const subscribed = Array.from({ length: subscriptions }, (_, i) =>
       stream.subscribe(`stalled${i}`, queue, prefetch, () => {
         delivered[phase] += 1;
-      }));
+      }),
+    );
     // A stream the broker closes meanwhile rejects them; that is reported, not thrown.
     for (const answer of subscribed) answer.catch(() => undefined);
     stream.pause();

@@ -7,12 +7,21 @@ import { PAYLOAD } from './topology.js';
  * the queue answers empty, so a consume figure never includes time spent finding nothing.
  */
 
-/** One message per request. `copies` counts what the broker stored (one per bound queue). */
-export async function publishSingle(client: BenchClient, topic: string, bound: Bound, concurrency: number): Promise<LoadResult & { copies: number }> {
+/**
+ * One message per request. `copies` counts what the broker stored (one per bound queue). `fields`:
+ * more of the publish's body (say `expires_in_seconds`).
+ */
+export async function publishSingle(
+  client: BenchClient,
+  topic: string,
+  bound: Bound,
+  concurrency: number,
+  fields: Record<string, unknown> = {},
+): Promise<LoadResult & { copies: number }> {
   const path = `/api/v1/topics/${topic}/messages`;
   let copies = 0;
   const result = await runLoad({ concurrency, maxSteps: bound.count, maxSeconds: bound.seconds }, async () => {
-    const reply = expectStatus(await client.request('POST', path, { payload: PAYLOAD }), 201);
+    const reply = expectStatus(await client.request('POST', path, { payload: PAYLOAD, ...fields }), 201);
     copies += reply.body.message_ids.length;
     return { messages: 1, requests: 1 };
   });

@@ -1,4 +1,4 @@
-import { BenchClient, expectStatus } from '../http.js';
+import { type BenchClient, expectStatus } from '../http.js';
 
 /** ~200 bytes of JSON, the size of a typical event (the same payload for every system measured). */
 export const PAYLOAD = JSON.stringify({ orderId: 42, customer: 'c-1001', items: [{ sku: 'A-1', qty: 2 }], note: 'x'.repeat(120) });
@@ -15,10 +15,7 @@ export interface Keys {
 export async function createTopic(admin: BenchClient, topic: string, queues: string[], env: { ackTimeoutSeconds?: number } = {}): Promise<void> {
   expectStatus(await admin.request('POST', '/api/v1/topics', { name: topic }), 201);
   for (const queue of queues) {
-    expectStatus(
-      await admin.request('POST', '/api/v1/queues', { name: queue, topic_name: topic, ack_timeout_seconds: env.ackTimeoutSeconds ?? 3600 }),
-      201,
-    );
+    expectStatus(await admin.request('POST', '/api/v1/queues', { name: queue, topic_name: topic, ack_timeout_seconds: env.ackTimeoutSeconds ?? 3600 }), 201);
   }
 }
 

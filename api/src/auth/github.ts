@@ -87,9 +87,11 @@ export function signInFailure(error: unknown): Error {
   if (error instanceof BrokerError) return error;
   const message = error instanceof Error ? error.message : '';
   if (/state parameter/i.test(message)) {
-    return new ValidationError('Sign-in state does not match; start the sign-in again', [
-      { field: 'state', message: 'does not match the state this browser was given' },
-    ], 'signin_state_invalid');
+    return new ValidationError(
+      'Sign-in state does not match; start the sign-in again',
+      [{ field: 'state', message: 'does not match the state this browser was given' }],
+      'signin_state_invalid',
+    );
   }
   if (/access token|user profile/i.test(message)) {
     // bell keeps the HTTP client's error: no connection or a 5xx is GitHub's trouble, a 4xx is a no.

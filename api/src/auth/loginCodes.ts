@@ -27,11 +27,7 @@ export interface ExchangedSession {
  * Uses a login code up and opens a session for its person, in one transaction: a session is never
  * made without the code being spent, and a failed insert gives the code back.
  */
-export async function exchangeLoginCode(
-  pool: Pool,
-  config: Pick<Config, 'admins' | 'publicViewer'>,
-  code: string,
-): Promise<ExchangedSession> {
+export async function exchangeLoginCode(pool: Pool, config: Pick<Config, 'admins' | 'publicViewer'>, code: string): Promise<ExchangedSession> {
   return withTransaction(pool, async (tx) => {
     const person = await loginCodeTake(tx, hashSecret(code));
     if (!person) throw new UnauthorizedError('login_code_invalid', 'Unknown, expired or already used login code; sign in again');

@@ -12,11 +12,7 @@ export const WS_TICKET_TTL_SECONDS = 30;
  * credential's sockets also covers sockets opened with its tickets) and the hash of the key or
  * session token it was asked for with (so rotating that key voids it).
  */
-export async function issueWsTicket(
-  db: Queryable,
-  principal: Principal,
-  credentialHash: Buffer,
-): Promise<{ ticket: string; expires_at: string }> {
+export async function issueWsTicket(db: Queryable, principal: Principal, credentialHash: Buffer): Promise<{ ticket: string; expires_at: string }> {
   const { secret, hash } = newSecret(WS_TICKET_PREFIX);
   const expiresAt = await wsTicketInsert(db, {
     ticketHash: hash,

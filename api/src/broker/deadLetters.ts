@@ -12,7 +12,8 @@ import {
 } from '../db/queries/messageDead.js';
 import { messageFindState } from '../db/queries/messageSettle.js';
 import { queueExists } from '../db/queries/queue.js';
-import { transitionsOf, type Changes } from '../realtime/changes.js';
+import { transitionsOf, type Changes } from './changes.js';
+import { replayWithinBounds } from './bounds.js';
 
 /** Replays and deletes are done in chunks so that a huge dead-letter queue never holds one long transaction. */
 const CHUNK = 1_000;
@@ -20,10 +21,21 @@ const CHUNK = 1_000;
 type Deps = { pool: Pool; changes: Changes };
 
 const announce = (changes: Changes, rows: ReplayedRow[]) =>
-  changes.committed(transitionsOf('REPLAYED', rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: false }))));
+  changes.committed(
+    transitionsOf(
+      'REPLAYED',
+      rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: false })),
+    ),
+  );
+
+/** What a replay statement did, with the queues it added to (for the bounds' check). */
+const withQueues = (rows: ReplayedRow[]) => ({ rows, queues: rows.map((row) => row.queue_name) });
 
 export async function replayOne(deps: Deps, id: string) {
-  const replayed = await messageReplay(deps.pool, id);
+  const replayed = await replayWithinBounds(deps.pool, undefined, async (tx) => {
+    const row = await messageReplay(tx, id);
+    return { rows: row, queues: row ? [row.queue_name] : [] };
+  });
   if (replayed) {
     announce(deps.changes, [replayed]);
     return { message_id: id, status: 'PENDING' as const };
@@ -63,7 +75,9 @@ async function inChunks(limit: number, chunk: (n: number) => Promise<number>): P
 export async function replayMatching(deps: Deps, filter: DeadSelector, limit = Number.MAX_SAFE_INTEGER) {
   await checkQueue(deps.pool, filter.queue);
   const replayed = await inChunks(limit, async (n) => {
-    const rows = await messageReplayMatching(deps.pool, filter, n);
+    const rows = await replayWithinBounds(deps.pool, filter.queue === undefined ? undefined : [filter.queue], async (tx) =>
+      withQueues(await messageReplayMatching(tx, filter, n)),
+    );
     announce(deps.changes, rows);
     return rows.length;
   });
@@ -102,7 +116,7 @@ async function explainSelection(pool: Pool, ids: string[], done: Set<string>): P
  */
 export async function replaySelection(deps: Deps, ids: string[]): Promise<SelectionResult> {
   const unique = [...new Set(ids)];
-  const rows = await messageReplayIds(deps.pool, unique);
+  const rows = await replayWithinBounds(deps.pool, undefined, async (tx) => withQueues(await messageReplayIds(tx, unique)));
   announce(deps.changes, rows);
   return explainSelection(deps.pool, unique, new Set(rows.map((row) => row.id)));
 }

@@ -24,10 +24,10 @@ export type HeaderFilter =
 export const FILTER_LIMITS = { logicLevels: 2, entries: 10, values: 20, text: 256, header: 200 } as const;
 
 const CONDITIONS = ['equals', 'one_of', 'prefix', 'exists'] as const;
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is looked for
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function textProblem(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return 'must be a string';

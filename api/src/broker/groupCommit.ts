@@ -24,11 +24,20 @@
  * statement or transaction as what it writes; a read it must make after its commit (an
  * explanation for what the statement left out) fails only the requests it was for, and is
  * reported in their results, never thrown.
+ *
+ * What waits is bounded (`maxWaiting`): while the database is slower than requests arrive, the
+ * waiting list would otherwise grow with every request's payload until the process runs out of
+ * memory, and every answer would come later and later. One more request is refused at once, with
+ * `503 overloaded` and `Retry-After`, before anything of it is stored; retrying it is safe.
  */
+import { UnavailableError } from '../errors.js';
+
 export interface GroupCommitStats {
   batches: number;
   requests: number;
   seconds: number;
+  /** Requests refused because too many were waiting (503 overloaded). */
+  refused: number;
 }
 
 export interface GroupCommitOptions {
@@ -38,11 +47,19 @@ export interface GroupCommitOptions {
   stats?: GroupCommitStats;
   /** Batches running at once (each holds one pooled connection). */
   maxInFlight: number;
+  /** Requests that may wait for a slot; one more is refused (503 overloaded). */
+  maxWaiting: number;
   /** Errors after which trying requests alone would only fail again (e.g. database unavailable). */
   isFinal(error: unknown): boolean;
 }
 
+/** The bounds a broker sets for each of its group commits (brokerCore.ts). */
+export type GroupCommitLimits = Pick<GroupCommitOptions, 'maxBatch' | 'maxInFlight' | 'maxWaiting'>;
+
 export type BatchResult<R> = R | Error;
+
+/** What a refused request is told to wait: about the time a slow batch takes to commit. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 /** The smallest batch a burst is split into to use more than one slot: below it, one statement does better. */
 const MIN_SHARED_BATCH = 32;
@@ -64,10 +81,16 @@ export class GroupCommit<I, R> {
     private readonly runBatch: (requests: I[]) => Promise<BatchResult<R>[]>,
     private readonly options: GroupCommitOptions,
   ) {
-    this.stats = options.stats ?? { batches: 0, requests: 0, seconds: 0 };
+    this.stats = options.stats ?? { batches: 0, requests: 0, seconds: 0, refused: 0 };
   }
 
   submit(request: I): Promise<R> {
+    if (this.waiting.length >= this.options.maxWaiting) {
+      this.stats.refused += 1;
+      return Promise.reject(
+        new UnavailableError('This instance has too many requests waiting for the database; try again shortly', OVERLOADED_RETRY_AFTER_SECONDS, 'overloaded'),
+      );
+    }
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ request, resolve, reject });
       this.schedule();

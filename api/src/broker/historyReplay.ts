@@ -13,7 +13,8 @@ import {
   type HistoryReplayRow,
   type ReplayStart,
 } from '../db/queries/historyReplay.js';
-import { transitionsOf, type Changes } from '../realtime/changes.js';
+import { transitionsOf, type Changes } from './changes.js';
+import { lockForReplay, refuseOverflow } from './bounds.js';
 
 /**
  * Copies per batch. Each batch is its own transaction, which also moves the request's cursor: a
@@ -89,14 +90,21 @@ async function runBatches(deps: Deps, request: HistoryReplayRow, retentionHours:
   while (!finished) {
     const batch = await withTransaction(deps.pool, async (client) => {
       await messageTableLockForInsert(client);
+      const bounded = await lockForReplay(client, [request.queue_name]);
       const current = await historyReplayLock(client, request.id);
       // Gone with its queue, or finished by a concurrent call with the same key.
       if (!current || current.finished) return { copies: [], replayed: current?.replayed ?? replayed, finished: true };
-      return historyReplayBatch(client, current, retentionHours, HISTORY_REPLAY_BATCH);
+      const done = await historyReplayBatch(client, current, retentionHours, HISTORY_REPLAY_BATCH);
+      // A batch that does not fit is undone with its cursor: asked again, the replay goes on from here.
+      await refuseOverflow(client, bounded, done.copies.length > 0 ? [request.queue_name] : []);
+      return done;
     });
     if (batch.copies.length > 0) {
       deps.changes.committed(
-        transitionsOf('PUBLISHED', batch.copies.map((copy) => ({ queue: copy.queue_name, id: copy.id, availableAt: copy.available_at, delayed: false }))),
+        transitionsOf(
+          'PUBLISHED',
+          batch.copies.map((copy) => ({ queue: copy.queue_name, id: copy.id, availableAt: copy.available_at, delayed: false })),
+        ),
       );
     }
     ({ replayed, finished } = batch);

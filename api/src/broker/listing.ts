@@ -72,10 +72,7 @@ export async function listMessages(db: Queryable, query: ListQuery): Promise<Mes
   if (!(await queueExists(db, query.queue))) throw new NotFoundError('queue_not_found', `No queue found with the name ${query.queue}`);
   const filter = { ...query, after };
   if (query.header !== undefined) return listByHeader(db, filter, query.header);
-  const [rows, count] = await Promise.all([
-    messageListPage(db, { ...filter, limit: query.limit + 1 }),
-    messageCount(db, filter, TOTAL_CAP + 1),
-  ]);
+  const [rows, count] = await Promise.all([messageListPage(db, { ...filter, limit: query.limit + 1 }), messageCount(db, filter, TOTAL_CAP + 1)]);
   return page(rows, query.limit, count);
 }
 

@@ -15,6 +15,8 @@ export interface Message {
   unacked_at: string | null;
   lease_expires_at: string | null;
   ordering_key: string | null;
+  /** When it expires; null: never. */
+  expires_at: string | null;
   /** DEAD messages of listings only. */
   dead_at?: string;
   dead_reason?: NonNullable<MessageRow['dead_reason']>;
@@ -24,7 +26,8 @@ export interface Message {
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function toMessage(row: MessageRow): Message {
-  const death = row.dead_at && row.dead_reason ? { dead_at: row.dead_at.toISOString(), dead_reason: row.dead_reason, dead_detail: row.dead_detail ?? null } : {};
+  const death =
+    row.dead_at && row.dead_reason ? { dead_at: row.dead_at.toISOString(), dead_reason: row.dead_reason, dead_detail: row.dead_detail ?? null } : {};
   return {
     message_id: row.id,
     queue: row.queue_name,
@@ -39,6 +42,7 @@ export function toMessage(row: MessageRow): Message {
     unacked_at: iso(row.unacked_at),
     lease_expires_at: iso(row.lease_expires_at),
     ordering_key: row.ordering_key,
+    expires_at: iso(row.expires_at),
     ...death,
   };
 }

@@ -14,11 +14,7 @@ export const messageNotFound = (id: string): NotFoundError => new NotFoundError(
  * message of a queue the reader may not read is answered exactly as one that does not exist, so
  * that the answer tells nothing about the messages of other queues.
  */
-export async function getMessage(
-  db: Queryable,
-  id: string,
-  reader: { queues: string[] | null; defaultRetentionHours: number },
-): Promise<Message> {
+export async function getMessage(db: Queryable, id: string, reader: { queues: string[] | null; defaultRetentionHours: number }): Promise<Message> {
   const row = await messageFindById(db, id, reader.defaultRetentionHours);
   if (!row || (reader.queues !== null && !reader.queues.includes(row.queue_name))) {
     throw messageNotFound(id);

@@ -1,13 +1,25 @@
 import type { Pool } from '../db/pool.js';
 import { orderingPromoteStalled, type UnblockedRow } from '../db/queries/orderingGroup.js';
 import type { Advanced } from '../db/queries/messageSettle.js';
-import { transitionsOf, type Changes } from '../realtime/changes.js';
+import { transitionsOf, type Changes } from './changes.js';
 
 const PROMOTE_BATCH = 500;
 
 const announce = (changes: Changes, rows: UnblockedRow[]) =>
   changes.committed(
-    transitionsOf('UNBLOCKED', rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed }))),
+    transitionsOf(
+      'UNBLOCKED',
+      rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
+    ),
+  );
+
+/** Dead letters routed to a dead-letter topic's queues (db/queries/messageDeath.ts): published there. */
+export const announceRouted = (changes: Changes, rows: UnblockedRow[]) =>
+  changes.committed(
+    transitionsOf(
+      'PUBLISHED',
+      rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
+    ),
   );
 
 /**
@@ -18,6 +30,7 @@ const announce = (changes: Changes, rows: UnblockedRow[]) =>
  */
 export async function afterAdvance(pool: Pool, changes: Changes, advanced: Advanced): Promise<void> {
   if (advanced.unblocked.length > 0) announce(changes, advanced.unblocked);
+  if (advanced.routed.length > 0) announceRouted(changes, advanced.routed);
   if (advanced.stalled.length > 0) await promoteStalled(pool, changes).catch(() => undefined);
 }
 

@@ -4,13 +4,18 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { messagePublish, type PublishedRow, type PublishRowItem } from '../db/queries/messagePublish.js';
 import { idempotencyFind, type IdempotencyRow } from '../db/queries/idempotency.js';
-import { transitionsOf, type Changes } from '../realtime/changes.js';
-import { GroupCommit, type BatchResult } from './groupCommit.js';
+import { transitionsOf, type Changes } from './changes.js';
+import { GroupCommit, type BatchResult, type GroupCommitLimits } from './groupCommit.js';
+import { endPublishSpan, startPublishSpan, tracing } from '../tracing/spans.js';
+import { withoutTraceHeaders } from '../tracing/traceContext.js';
+import { BoundedTopics, queueFull, withinBounds, type Unblocked } from './bounds.js';
 
 export interface PublishItem {
   payload: string;
   headers: Record<string, string>;
   delaySeconds: number;
+  /** Seconds after the publish when it expires; undefined: only its queues' TTL applies. */
+  expiresInSeconds?: number;
   orderingKey?: string;
   idempotencyKey?: string;
 }
@@ -29,7 +34,11 @@ interface Single {
 
 /** What a repeat of an idempotency key must match: topic, payload, headers and ordering key. */
 export function requestHash(topic: string, item: PublishItem): string {
-  const headers = Object.keys(item.headers).sort().map((name) => [name, item.headers[name]]);
+  // The trace context is not content: a retry is a new span with a new traceparent.
+  const own = withoutTraceHeaders(item.headers);
+  const headers = Object.keys(own)
+    .sort()
+    .map((name) => [name, own[name]]);
   // Without an ordering key the hash is what it always was, so keys stored before still match.
   const content = item.orderingKey === undefined ? [topic, item.payload, headers] : [topic, item.payload, headers, item.orderingKey];
   return createHash('sha256').update(JSON.stringify(content)).digest('base64url');
@@ -41,15 +50,18 @@ const keyConflict = (key: string) =>
 const keyIdentity = (row: PublishRowItem) => (row.idempotency ? `${row.idempotency.owner}\n${row.idempotency.key}` : undefined);
 const noTopic = (topic: string) => new NotFoundError('topic_not_found', `No topic found with the name ${topic}`);
 const keyRequired = (topic: string) =>
-  new ValidationError(`A queue bound to topic ${topic} requires an ordering_key; nothing was stored`, [
-    { field: 'ordering_key', message: 'is required by a queue this message would go to' },
-  ], 'ordering_key_required');
+  new ValidationError(
+    `A queue bound to topic ${topic} requires an ordering_key; nothing was stored`,
+    [{ field: 'ordering_key', message: 'is required by a queue this message would go to' }],
+    'ordering_key_required',
+  );
 
 const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowItem => ({
   topic,
   payload: item.payload,
   headers: item.headers,
   delaySeconds: item.delaySeconds,
+  expiresInSeconds: item.expiresInSeconds,
   orderingKey: item.orderingKey,
   idempotency: item.idempotencyKey === undefined ? undefined : { owner, key: item.idempotencyKey, hash: requestHash(topic, item) },
 });
@@ -76,6 +88,11 @@ export class Publisher {
    * key's group row.
    */
   private readonly keyedSingles: GroupCommit<Single, PublishOutcome>;
+  /** The same two for topics with a bounded queue: their statement holds the queues' locks (bounds.ts). */
+  private readonly boundedSingles: GroupCommit<Single, PublishOutcome>;
+  private readonly boundedKeyedSingles: GroupCommit<Single, PublishOutcome>;
+  /** Topics this instance has seen a bounded queue bound to. */
+  private readonly bounds = new BoundedTopics();
 
   constructor(
     private readonly deps: {
@@ -84,12 +101,16 @@ export class Publisher {
       /** Told, after each commit, how many messages were published to each topic. */
       countPublishes?: (topic: string, count: number) => void;
       idempotencyTtlHours: number;
-      groupCommit: { maxBatch: number; maxInFlight: number };
+      groupCommit: GroupCommitLimits;
     },
   ) {
-    const options = { ...deps.groupCommit, isFinal: isDatabaseUnavailable, stats: { batches: 0, requests: 0, seconds: 0 } };
+    const options = { ...deps.groupCommit, isFinal: isDatabaseUnavailable, stats: { batches: 0, requests: 0, seconds: 0, refused: 0 } };
     this.singles = new GroupCommit((requests) => this.publishSingles(requests), options);
     this.keyedSingles = new GroupCommit((requests) => this.publishSingles(requests), { ...options, maxInFlight: 1 });
+    // One bounded statement at a time: they would only wait for each other's queue locks, and
+    // what arrives meanwhile leaves as one larger statement (bench: phase bounded).
+    this.boundedSingles = new GroupCommit((requests) => this.publishSingles(requests, true), { ...options, maxInFlight: 1 });
+    this.boundedKeyedSingles = new GroupCommit((requests) => this.publishSingles(requests, true), { ...options, maxInFlight: 1 });
   }
 
   get groupCommitStats() {
@@ -97,12 +118,38 @@ export class Publisher {
   }
 
   publishOne(owner: string, topic: string, item: PublishItem): Promise<PublishOutcome> {
-    const commit = item.orderingKey === undefined ? this.singles : this.keyedSingles;
-    return commit.submit({ owner, topic, item });
+    const bounded = this.bounds.has(topic);
+    const commit = item.orderingKey === undefined ? (bounded ? this.boundedSingles : this.singles) : bounded ? this.boundedKeyedSingles : this.keyedSingles;
+    if (!tracing.enabled) return commit.submit({ owner, topic, item });
+    const { span, headers } = startPublishSpan(topic, item.headers);
+    return commit.submit({ owner, topic, item: { ...item, headers } }).then(
+      (outcome) => (endPublishSpan(span, outcome), outcome),
+      (error: Error) => {
+        endPublishSpan(span, error);
+        throw error;
+      },
+    );
   }
 
   /** Up to 500 items to one topic, all stored or none (a key conflict rolls the whole batch back). */
   async publishBatch(owner: string, topic: string, items: PublishItem[]): Promise<PublishOutcome[]> {
+    if (!tracing.enabled) return this.publishBatchOf(owner, topic, items);
+    const traced = items.map((item) => startPublishSpan(topic, item.headers));
+    try {
+      const outcomes = await this.publishBatchOf(
+        owner,
+        topic,
+        items.map((item, index) => ({ ...item, headers: traced[index].headers })),
+      );
+      traced.forEach(({ span }, index) => endPublishSpan(span, outcomes[index]));
+      return outcomes;
+    } catch (error) {
+      for (const { span } of traced) endPublishSpan(span, error as Error);
+      throw error;
+    }
+  }
+
+  private async publishBatchOf(owner: string, topic: string, items: PublishItem[]): Promise<PublishOutcome[]> {
     const rowItems = items.map((item) => toRowItem(owner, topic, item));
     // A key repeated within the batch: the first item is stored, the others must match it.
     const firstOfKey = new Map<string, number>();
@@ -117,11 +164,25 @@ export class Publisher {
       return key === undefined ? index : (firstOfKey.get(key) as number);
     };
     const sent = rowItems.map((_, index) => index).filter((index) => firstIndex(index) === index);
-    const publishAll = async (db: Queryable) => {
-      const rows = await messagePublish(db, sent.map((index) => rowItems[index]), this.deps.idempotencyTtlHours, true);
+    const publishAll = async (db: Queryable, bounded: boolean) => {
+      const rows = await messagePublish(
+        db,
+        sent.map((index) => rowItems[index]),
+        this.deps.idempotencyTtlHours,
+        true,
+        bounded,
+      );
       if (!rows.every((row) => row.topic_exists)) throw noTopic(topic);
       if (rows.some((row) => row.refused)) throw keyRequired(topic);
-      const taken = await this.takenKeys(db, sent.map((index) => rowItems[index]), rows);
+      // Nothing was stored: a queue of the topic is bounded now (published again, bounded, below).
+      if (rows.some((row) => row.bounded)) return undefined;
+      const full = rows.find((row) => row.full_queue);
+      if (full) throw queueFull(full.full_queue as string, full.full_max_messages, full.full_max_bytes);
+      const taken = await this.takenKeys(
+        db,
+        sent.map((index) => rowItems[index]),
+        rows,
+      );
       // Every repeat must match its earlier publish, else the whole batch is undone (thrown inside).
       const outcomes = new Map(
         sent.map((index, position) => {
@@ -136,7 +197,13 @@ export class Publisher {
       return { rows, outcomes };
     };
     // Keys make it a transaction: a key taken with other content must undo what this batch stored.
-    const { rows, outcomes } = firstOfKey.size > 0 ? await withTransaction(this.deps.pool, publishAll) : await publishAll(this.deps.pool);
+    const plain = this.bounds.has(topic)
+      ? undefined
+      : firstOfKey.size > 0
+        ? await withTransaction(this.deps.pool, (tx) => publishAll(tx, false))
+        : await publishAll(this.deps.pool, false);
+    if (!plain) this.bounds.add(topic);
+    const { rows, outcomes } = plain ?? (await this.publishBounded([topic], async (tx) => (await publishAll(tx, true)) as NonNullable<typeof plain>));
     this.committed(rows, () => topic);
     return rowItems.map((_, index) => {
       const first = outcomes.get(firstIndex(index)) as PublishOutcome;
@@ -152,7 +219,7 @@ export class Publisher {
    * transaction also holds the taken keys' rows (ON CONFLICT locked them), so they cannot change
    * hands before they are read. A batch without keys stays one statement, its own transaction.
    */
-  private async publishSingles(requests: Single[]): Promise<BatchResult<PublishOutcome>[]> {
+  private async publishSingles(requests: Single[], bounded = false): Promise<BatchResult<PublishOutcome>[]> {
     const rowItems = requests.map((r) => toRowItem(r.owner, r.topic, r.item));
     // The same key twice in one statement is not possible (ON CONFLICT touches a row once): the
     // first goes, the others take its outcome.
@@ -168,20 +235,34 @@ export class Publisher {
     });
     const sentItems = sent.map((index) => rowItems[index]);
     const publishAll = async (db: Queryable) => {
-      const rows = await messagePublish(db, sentItems, this.deps.idempotencyTtlHours);
+      const rows = await messagePublish(db, sentItems, this.deps.idempotencyTtlHours, false, bounded);
       return { rows, taken: await this.takenKeys(db, sentItems, rows) };
     };
-    const { rows, taken } = firstOf.size > 0 ? await withTransaction(this.deps.pool, publishAll) : await publishAll(this.deps.pool);
+    const { rows, taken } = bounded
+      ? await this.publishBounded(
+          requests.map((r) => r.topic),
+          publishAll,
+        )
+      : firstOf.size > 0
+        ? await withTransaction(this.deps.pool, publishAll)
+        : await publishAll(this.deps.pool);
     // Committed: from here on every request is answered from what is in memory.
     this.committed(rows, (position) => requests[sent[position]].topic);
     const bySent = new Map(sent.map((index, position) => [index, rows[position]]));
+    const rowOf = (index: number) => {
+      const id = keyIdentity(rowItems[index]);
+      return bySent.get(id === undefined ? index : (firstOf.get(id) as number)) as PublishedRow;
+    };
+    const again = await this.publishAgainBounded(requests.filter((_, index) => rowOf(index).bounded));
     return rowItems.map((row, index) => {
       const id = keyIdentity(row);
       const firstIndex = id === undefined ? index : (firstOf.get(id) as number);
       const own = bySent.get(firstIndex) as PublishedRow;
       try {
+        if (own.bounded) return again.shift() as BatchResult<PublishOutcome>;
         if (!own.topic_exists) return noTopic(requests[index].topic);
         if (own.refused) return keyRequired(requests[index].topic);
+        if (own.full_queue) return queueFull(own.full_queue, own.full_max_messages, own.full_max_bytes);
         const key = row.idempotency?.key as string;
         if (!own.stored) return repeatOf(taken.get(id as string), requests[index].topic, row.idempotency?.hash as string, key);
         if (firstIndex === index) return { message_ids: own.message_ids, queues: own.queues, duplicate: false };
@@ -195,6 +276,40 @@ export class Publisher {
   }
 
   /**
+   * Requests a plain statement left out because a queue of their topic is bounded (another
+   * instance bounded it, or this one had not seen it yet): published again, bounded, in order.
+   * Their first statement committed the others, so a failure here is theirs alone, never thrown.
+   */
+  private async publishAgainBounded(requests: Single[]): Promise<BatchResult<PublishOutcome>[]> {
+    if (requests.length === 0) return [];
+    for (const request of requests) this.bounds.add(request.topic);
+    try {
+      return await this.publishSingles(requests, true);
+    } catch (error) {
+      return requests.map(() => error as Error);
+    }
+  }
+
+  /** `publish` in the transaction that holds the bounded queues of `topics` (bounds.ts); the room it made is announced. */
+  private async publishBounded<T>(topics: string[], publish: (tx: Queryable) => Promise<T>): Promise<T> {
+    const unique = [...new Set(topics)];
+    const { result, boundedTopics, unblocked } = await withinBounds(this.deps.pool, unique, publish);
+    this.bounds.update(unique, boundedTopics);
+    this.announceUnblocked(unblocked);
+    return result;
+  }
+
+  private announceUnblocked(rows: Unblocked): void {
+    if (rows.length === 0) return;
+    this.deps.changes.committed(
+      transitionsOf(
+        'UNBLOCKED',
+        rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
+      ),
+    );
+  }
+
+  /**
    * The earlier publishes of the keys a statement found taken, read after it in its transaction
    * (the statement waited for any publish of the same key still in flight, so that one is committed
    * now, and a new statement's snapshot sees it).
@@ -202,19 +317,28 @@ export class Publisher {
   private async takenKeys(db: Queryable, sent: PublishRowItem[], rows: PublishedRow[]): Promise<Map<string, IdempotencyRow>> {
     const wanted = sent.filter((row, position) => row.idempotency && rows[position].topic_exists && !rows[position].stored);
     if (wanted.length === 0) return new Map();
-    const found = await idempotencyFind(db, wanted.map((row) => row.idempotency as { owner: string; key: string }));
+    const found = await idempotencyFind(
+      db,
+      wanted.map((row) => row.idempotency as { owner: string; key: string }),
+    );
     return new Map(found.map((row) => [`${row.owner}\n${row.key}`, row]));
   }
 
   /** `topicOf(i)`: the topic row i was published to. */
   private committed(rows: PublishedRow[], topicOf: (position: number) => string): void {
     // Copies stored BLOCKED behind their key's head are told as such: they wake no consumer.
-    const moved = rows.filter((row) => row.stored).flatMap((row) => {
-      const blocked = row.blocked_ids && row.blocked_ids.length > 0 ? new Set(row.blocked_ids) : undefined;
-      return row.message_ids.map((id, index) => ({
-        id, queue: row.queues[index], availableAt: row.available_at, delayed: row.delayed, blocked: blocked?.has(id),
-      }));
-    });
+    const moved = rows
+      .filter((row) => row.stored)
+      .flatMap((row) => {
+        const blocked = row.blocked_ids && row.blocked_ids.length > 0 ? new Set(row.blocked_ids) : undefined;
+        return row.message_ids.map((id, index) => ({
+          id,
+          queue: row.queues[index],
+          availableAt: row.available_at,
+          delayed: row.delayed,
+          blocked: blocked?.has(id),
+        }));
+      });
     this.deps.changes.committed(transitionsOf('PUBLISHED', moved));
     if (!this.deps.countPublishes) return;
     const perTopic = new Map<string, number>();

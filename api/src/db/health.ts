@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { isConnectionRefusedForNow } from './errors.js';
+import { newClient } from './targetedClient.js';
 
 /** A check that takes longer than this says the database is down. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -33,7 +34,8 @@ export class DatabaseHealth {
   }
 
   private async check(): Promise<boolean> {
-    const client = new pg.Client({
+    // With a multi-host URL this connects only to a writable server: none reachable is DOWN.
+    const client = newClient({
       ...this.config,
       application_name: 'miniqueue-health',
       connectionTimeoutMillis: CHECK_TIMEOUT_MS,

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import { Umzug, type UmzugStorage } from 'umzug';
+import { newClient } from './targetedClient.js';
 import { advisoryLockRelease, advisoryLockTake } from './queries/advisoryLock.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
@@ -32,7 +33,7 @@ function tableStorage(client: pg.ClientBase): UmzugStorage {
  * nothing left to do.
  */
 export async function migrate(connectionString: string, options: { to?: string } = {}): Promise<string[]> {
-  const client = new pg.Client({ connectionString, application_name: 'miniqueue-migrate' });
+  const client = newClient({ connectionString, application_name: 'miniqueue-migrate' });
   // If the connection dies (PostgreSQL restarts, the backend is terminated), pg emits 'error' on
   // the client, which without a listener would end the process; the statement in progress, or the
   // next one, fails instead, and so does migrate().

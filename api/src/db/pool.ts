@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { backoffDelayMs } from '../lifecycle/backoff.js';
-import { ConnectionWaitExpiredError, isConnectionRefusedForNow } from './errors.js';
+import { ConnectionWaitExpiredError, NoSuitableServerError, isConnectionRefusedForNow } from './errors.js';
+import type { Purpose } from './hostLocator.js';
+import { TargetedClient, isTargeted } from './targetedClient.js';
 
 export type Pool = pg.Pool;
 /**
@@ -65,7 +67,8 @@ class WaitingPool extends pg.Pool {
         return await this.checkOut();
       } catch (error) {
         if (isQueueTimeout(error)) throw new ConnectionWaitExpiredError(this.waitMs);
-        if (!isConnectionRefusedForNow(error) || this.ending) throw error;
+        // Refused for now, or no writable server yet (a failover under way): wait for better.
+        if (!(isConnectionRefusedForNow(error) || error instanceof NoSuitableServerError) || this.ending) throw error;
         if (Date.now() >= deadline) throw new ConnectionWaitExpiredError(this.waitMs);
         await this.nextChance(deadline, attempt);
       }
@@ -129,6 +132,8 @@ export interface PoolSettings {
   statementTimeoutMs?: number;
   /** How the pool's sessions show in pg_stat_activity. */
   applicationName?: string;
+  /** With a multi-host URL: the dashboard's reads may go to a standby (target_session_attrs=prefer-standby). */
+  purpose?: Purpose;
 }
 
 export function createPool(
@@ -154,7 +159,9 @@ export function createPool(
       // from JSON parameters are far too high, which pushes them over jit_above_cost. Compiling
       // then took 35 ms of a 1 ms claim on PostgreSQL 15 (EXPLAIN ANALYZE, "JIT: Total 35.7 ms").
       options: '-c jit=off',
-    },
+      // A multi-host URL: each connection goes to the server that suits it, checked (db/targetedClient.ts).
+      ...(isTargeted(connectionString) ? { Client: TargetedClient, purpose: settings.purpose ?? 'writes' } : {}),
+    } as pg.PoolConfig,
     waitMs,
     lockTimeoutMs,
   );

@@ -11,6 +11,7 @@ import { clientRoutes } from './routes/clients.js';
 import { authRoutes } from './routes/auth.js';
 import { historyReplayRoutes } from './routes/historyReplay.js';
 import { pushRoutes } from './routes/push.js';
+import { queueConsumerRoutes } from './routes/queueConsumers.js';
 
 /** Where the API lives: given once, when the plugin is registered (see server.ts). */
 export const API_PREFIX = '/api/v1';
@@ -30,5 +31,6 @@ export const apiPlugin: Plugin<AppContext> = {
     authRoutes(server, ctx);
     historyReplayRoutes(server, ctx);
     pushRoutes(server, ctx);
+    queueConsumerRoutes(server, ctx);
   },
 };

@@ -67,8 +67,7 @@ export function shapeProblem(body: unknown): FieldError | null {
  * is optional allow null for the first. The second is not the object the contract asks for: it
  * is told apart by its length. (A chunked `null`, without Content-Length, still passes as absent.)
  */
-const isNullBody = (request: Request) =>
-  request.payload === null && Number(request.headers['content-length'] ?? 0) > 0;
+const isNullBody = (request: Request) => request.payload === null && Number(request.headers['content-length'] ?? 0) > 0;
 
 /**
  * Bodies of JSON null, and bodies far wider or deeper than the contract: right after parsing,
@@ -76,7 +75,8 @@ const isNullBody = (request: Request) =>
  */
 export function refuseMisshapenBodies(server: Server): void {
   server.ext('onPostAuth', (request, h) => {
-    if (isNullBody(request)) throw new ValidationError('body must be a JSON object, or absent', [{ field: 'body', message: 'must be a JSON object, or absent' }]);
+    if (isNullBody(request))
+      throw new ValidationError('body must be a JSON object, or absent', [{ field: 'body', message: 'must be a JSON object, or absent' }]);
     const problem = shapeProblem(request.payload);
     if (problem) throw new ValidationError(`${problem.field} ${problem.message}`, [problem]);
     return h.continue;

@@ -34,7 +34,10 @@ export function logClientErrors(server: Server, logger: Logger): void {
     }
     written += 1;
     const { code, reason, bytesParsed } = (event.error ?? {}) as ParserError;
-    logger.warn({ code, reason, bytes_parsed: bytesParsed, ...(suppressed > 0 ? { suppressed } : {}) }, 'HTTP client error (refused by the parser, or timed out)');
+    logger.warn(
+      { code, reason, bytes_parsed: bytesParsed, ...(suppressed > 0 ? { suppressed } : {}) },
+      'HTTP client error (refused by the parser, or timed out)',
+    );
     suppressed = 0;
   });
 }

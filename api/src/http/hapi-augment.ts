@@ -12,8 +12,8 @@ declare module '@hapi/hapi' {
    * for hapi's own route rules. (GitHub's callback route is authenticated by bell instead and says
    * so in its own types.) The type parameters are hapi's, which a merged declaration must repeat.
    */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars -- a merged declaration
   interface AuthCredentials<AuthUser = UserCredentials, AuthApp = AppCredentials> extends Principal {}
 }
 
-export const header = <Refs extends ReqRef>(request: Request<Refs>, name: string): string | undefined =>
-  request.headers[name] as string | undefined;
+export const header = <Refs extends ReqRef>(request: Request<Refs>, name: string): string | undefined => request.headers[name] as string | undefined;

@@ -37,9 +37,6 @@ export function recordRequestDurations(server: Server, observe: (labels: Record<
     const info = request.info;
     const end = info.completed || info.responded;
     if (!end) return;
-    observe(
-      { route: routeOf(request), method: request.method.toUpperCase(), status: String(request.raw.res.statusCode) },
-      (end - info.received) / 1000,
-    );
+    observe({ route: routeOf(request), method: request.method.toUpperCase(), status: String(request.raw.res.statusCode) }, (end - info.received) / 1000);
   });
 }

@@ -6,7 +6,8 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../db/errors.js';
 import { UnavailableError } from '../errors.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import type { AuthEvent, NotificationBus } from '../realtime/bus.js';
+import type { NotificationBus } from '../realtime/bus.js';
+import type { AuthEvent } from '../realtime/channels.js';
 import { CredentialChanges } from '../realtime/credentialChanges.js';
 
 /** A waiting long poll, as far as its credential goes. */

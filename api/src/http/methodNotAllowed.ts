@@ -36,7 +36,12 @@ export function answerWrongMethods(server: Server): void {
   /** Literal paths served by some method: only a request to one of them can hit a template it shadows. */
   let literalPaths: Set<string> | undefined;
   const literals = () =>
-    (literalPaths ??= new Set(server.table().filter((route) => parametersIn(route.path) === 0).map((route) => route.path)));
+    (literalPaths ??= new Set(
+      server
+        .table()
+        .filter((route) => parametersIn(route.path) === 0)
+        .map((route) => route.path),
+    ));
   const shadowed = new WeakSet<Request>();
 
   server.ext('onPreAuth', (request: Request, h: ResponseToolkit) => {

@@ -1,14 +1,8 @@
 import Joi from 'joi';
+import { DeadReason } from '@miniqueue/sdk';
 import { RESERVED_HEADER_PREFIX } from '../db/queries/historyReplay.js';
 
-/**
- * Names of topics, queues and clients: lowercased first, then checked. `.` and `..` are refused:
- * as a path segment, clients and proxies resolve them away, so no URL could address them.
- */
-export const name = Joi.string()
-  .lowercase()
-  .pattern(/^(?!\.\.?$)[a-z0-9._-]{1,100}$/)
-  .messages({ 'string.pattern.base': 'must be 1 to 100 characters of a-z, 0-9, ".", "_" or "-", other than "." and ".."' });
+export { name } from '../broker/names.js';
 
 export const messageId = Joi.string().guid().messages({ 'string.guid': 'must be a UUID' });
 
@@ -20,18 +14,20 @@ export const bodyInteger = () => Joi.number().integer().strict();
 export const bodyBoolean = () => Joi.boolean().strict();
 
 export const delaySeconds = bodyInteger().min(0).max(900);
+/** A message's time to live after its publish (migration 0019): 1 second to 14 days. */
+export const expiresInSeconds = bodyInteger().min(1).max(1_209_600);
 
 /**
  * What PostgreSQL cannot keep in text or jsonb (NUL), or is not Unicode at all (an unpaired UTF-16
  * surrogate, which JSON's \uD800 escapes can carry). Refused up front, naming the field, rather
  * than failing in the database with an error that quotes the content.
  */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is looked for
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /** Free text the broker stores: payloads, header names and values, idempotency keys. */
-export const storableText = () =>
-  Joi.string().pattern(UNSTORABLE, { invert: true }).messages({ 'string.pattern.invert.base': UNSTORABLE_MESSAGE });
+export const storableText = () => Joi.string().pattern(UNSTORABLE, { invert: true }).messages({ 'string.pattern.invert.base': UNSTORABLE_MESSAGE });
 
 const HEADER_NAME_MAX = 200;
 
@@ -74,9 +70,12 @@ export const headerFilter = storableText()
   .pattern(/^[^=]*=/)
   .messages({ 'string.pattern.base': 'must be name=value (the name without "=")' });
 
-export const deadReason = Joi.string().valid('NACKED', 'RETRIES_EXHAUSTED', 'EXPIRED');
+/** Every reason of the contract's DeadReason, from the SDK generated from it, so a new one is filterable at once. */
+export const deadReason = Joi.string().valid(...Object.values(DeadReason));
 
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),
-  cursor: Joi.string().pattern(/^[0-9]{19,36}$/).messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (19 to 36 digits)' }),
+  cursor: Joi.string()
+    .pattern(/^[0-9]{19,36}$/)
+    .messages({ 'string.pattern.base': 'must be a next_cursor from an earlier page (19 to 36 digits)' }),
 };

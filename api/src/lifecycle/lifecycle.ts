@@ -81,9 +81,7 @@ export class Lifecycle {
   }
 
   health(): ServiceHealth {
-    return this.problem && this.state === 'running'
-      ? { name: this.name, state: this.state, problem: this.problem }
-      : { name: this.name, state: this.state };
+    return this.problem && this.state === 'running' ? { name: this.name, state: this.state, problem: this.problem } : { name: this.name, state: this.state };
   }
 
   /**

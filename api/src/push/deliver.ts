@@ -14,7 +14,8 @@ export type PostOutcome = { status: number } | { failure: 'timeout' | 'network' 
  */
 export function post(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<PostOutcome> {
   const pinned: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
   const client = target.url.protocol === 'https:' ? https : http;

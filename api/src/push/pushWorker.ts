@@ -1,6 +1,10 @@
 import { BrokerError } from '../errors.js';
+import { failed, startPushSpan, tracing } from '../tracing/spans.js';
+import { traceHeadersFrom } from '../tracing/traceContext.js';
 import { withTransaction, type Pool } from '../db/pool.js';
-import { messageClaim, messageUnclaim } from '../db/queries/messageClaim.js';
+import { messageUnclaim } from '../db/queries/messageClaim.js';
+import { messageClaimGated } from '../db/queries/messageClaimGated.js';
+import { ACTIVE_CONSUMER_IDLE_SECONDS } from '../broker/gatedClaims.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { pushClaimLock, pushEndpointsAll, pushInFlight, type PushEndpointSealed } from '../db/queries/pushEndpoint.js';
 import type { PushConfig } from '../config.js';
@@ -8,10 +12,10 @@ import type { Settler } from '../broker/settle.js';
 import { backoffDelayMs } from '../lifecycle/backoff.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service, ServiceHealth } from '../lifecycle/service.js';
-import { makesClaimable, transitionsOf, type Changes, type Transition } from '../realtime/changes.js';
+import { makesClaimable, transitionsOf, type Changes, type Transition } from '../broker/changes.js';
 import { post, type PostOutcome } from './deliver.js';
 import { decryptSecret, signatureHeader } from './secrets.js';
-import { PushTargets, TargetRefused } from './targets.js';
+import { type PushTargets, TargetRefused } from './targets.js';
 
 /** Every pusher's lease holder starts with this; the in-flight bound counts them on every instance. */
 export const PUSH_HOLDER_PREFIX = 'push:';
@@ -150,10 +154,21 @@ export class PushWorker implements Service {
       const held = await pushInFlight(client, endpoint.queue_name, PUSH_HOLDER_PREFIX);
       const limit = Math.min(free, endpoint.max_in_flight - held);
       if (limit <= 0) return [];
-      const rows = await messageClaim(client, [{ queue: endpoint.queue_name, holder: this.holder.holder, consumerId: this.holder.consumerId, limit }]);
-      return rows;
+      // The gated claim, which on a queue without a gate claims as the plain one does: a pusher is a
+      // consumer like any other, so a rate limit paces it and a single active consumer queue is
+      // pushed by one instance at a time (each instance's pusher is a holder of its own).
+      const rows = await messageClaimGated(client, [
+        { queue: endpoint.queue_name, holder: this.holder.holder, consumerId: this.holder.consumerId, limit, holdSeconds: ACTIVE_CONSUMER_IDLE_SECONDS },
+      ]);
+      return rows.flatMap((row) => (row.kind === 'message' ? [row] : []));
     }).then((rows) => {
-      if (rows.length > 0) this.deps.changes.committed(transitionsOf('CONSUMED', rows.map((row) => ({ queue: row.queue_name, id: row.id }))));
+      if (rows.length > 0)
+        this.deps.changes.committed(
+          transitionsOf(
+            'CONSUMED',
+            rows.map((row) => ({ queue: row.queue_name, id: row.id })),
+          ),
+        );
       return rows;
     });
   }
@@ -205,14 +220,21 @@ export class PushWorker implements Service {
       .filter((sealed): sealed is string => sealed !== null)
       .map((sealed) => decryptSecret(key, endpoint.queue_name, sealed));
     const body = bodyOf(row);
-    const headers = {
+    const headers: Record<string, string> = {
       'user-agent': 'MiniQueue-Push',
       'miniqueue-signature': signatureHeader(secrets, Math.floor(Date.now() / 1000), body),
       'miniqueue-message-id': row.id,
       'miniqueue-delivery-attempt': String(row.retry_count + 1),
     };
     const timeoutMs = Math.min(endpoint.timeout_seconds, endpoint.ack_timeout_seconds) * 1000;
-    return post(target, headers, body, timeoutMs, this.aborts.signal);
+    // The endpoint gets the message's trace context: the push span's when tracing is on, else the producer's.
+    if (!tracing.enabled) return post(target, { ...headers, ...traceHeadersFrom(row.headers) }, body, timeoutMs, this.aborts.signal);
+    const span = startPushSpan({ id: row.id, queue_name: row.queue_name, trace: row.headers }, endpoint.url, headers);
+    const outcome = await post(target, headers, body, timeoutMs, this.aborts.signal);
+    if ('status' in outcome) span.setAttribute('http.response.status_code', outcome.status);
+    if (!('status' in outcome) || outcome.status < 200 || outcome.status >= 300) failed(span, new Error(pushFailureReason(outcome)));
+    span.end();
+    return outcome;
   }
 
   /** Exponential with jitter (the upper half of a doubling ceiling), in whole seconds for the nack. */

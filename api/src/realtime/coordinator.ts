@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
+import type pg from 'pg';
+import { newClient } from '../db/targetedClient.js';
 import { advisoryLockTryTake } from '../db/queries/advisoryLock.js';
 import { wsConsumerDelete, wsConsumerDeleteInstance, wsConsumerInsert, wsConsumerInsertMany } from '../db/queries/wsConsumer.js';
 import { wsMonitorDelete, wsMonitorUpsert } from '../db/queries/wsMonitor.js';
@@ -123,7 +124,7 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
   }
 
   private async open(): Promise<pg.Client> {
-    const client = new pg.Client(this.clientConfig);
+    const client = newClient(this.clientConfig);
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     await client.connect();
@@ -131,7 +132,11 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
       if (this.life.stopped) throw new Error('realtime coordination has stopped');
       // Rows of this instance's previous session would otherwise linger until the next purge.
       await wsConsumerDeleteInstance(client, this.instanceId);
-      await wsConsumerInsertMany(client, this.instanceId, [...this.sockets].map(([id, queue]) => ({ id, queue })));
+      await wsConsumerInsertMany(
+        client,
+        this.instanceId,
+        [...this.sockets].map(([id, queue]) => ({ id, queue })),
+      );
       if (this.monitors > 0) await wsMonitorUpsert(client, this.instanceId);
       this.client = client;
       this.life.report(undefined);
@@ -154,7 +159,12 @@ export class Coordinator extends EventEmitter<CoordinatorEvents> implements Serv
   }
 
   private reconnect(attempt: number): void {
-    this.life.retry(RECONNECT_BACKOFF, () => this.connect(), (error) => this.log('realtime coordination reconnect failed', error), attempt);
+    this.life.retry(
+      RECONNECT_BACKOFF,
+      () => this.connect(),
+      (error) => this.log('realtime coordination reconnect failed', error),
+      attempt,
+    );
   }
 
   private async elect(): Promise<void> {

@@ -1,10 +1,10 @@
 import { ComposedService } from '../lifecycle/composedService.js';
-import type { ReadyEvent, WsMemberEvent, WsPushEvent } from './bus.js';
-import type { Transition } from './changes.js';
+import type { ReadyEvent, WsMemberEvent, WsPushEvent } from './channels.js';
+import type { Transition } from '../broker/changes.js';
 import type { ConsumerSockets } from './consumerSockets.js';
 import { Coordinator } from './coordinator.js';
 import { Dispatcher, type Delivery } from './dispatcher.js';
-import type { RealtimeContext } from './hub.js';
+import type { RealtimeContext } from './context.js';
 import { ReadyRelay } from './readyRelay.js';
 
 /**

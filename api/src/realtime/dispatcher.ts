@@ -1,7 +1,7 @@
 import type { Pool } from '../db/pool.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import type { ReadyEvent, WsMemberEvent } from './bus.js';
+import type { ReadyEvent, WsMemberEvent } from './channels.js';
 import { messageDelayedGroupList, messageDueList } from '../db/queries/messageDue.js';
 import { wsPushNotify } from '../db/queries/notification.js';
 import { wsConsumerDeleteOrphans, wsConsumerList } from '../db/queries/wsConsumer.js';

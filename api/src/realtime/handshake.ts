@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { codeForStatus, type ErrorCode } from '../errorCodes.js';
 import type { FieldError } from '../errors.js';
-import { originAllowed } from '../http/cors.js';
+import { originAllowed } from '../auth/origins.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 export type Endpoint = 'consume' | 'monitor' | 'stream';
@@ -22,14 +22,20 @@ export class Refusal extends Error {
 
   /** The arguments of ws' verifyClient callback for a refusal. */
   reply(): [false, number, string, Record<string, string>] {
-    const body = JSON.stringify({ status: this.status, code: this.code, message: this.message, errors: this.errors, ...(this.scope ? { scope: this.scope } : {}), response_body: null });
+    const body = JSON.stringify({
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      errors: this.errors,
+      ...(this.scope ? { scope: this.scope } : {}),
+      response_body: null,
+    });
     return [false, this.status, body, { 'Content-Type': 'application/json; charset=utf-8', ...this.headers }];
   }
 }
 
 /** 429: a limit was reached; the client may try again after `retryAfterSeconds`. */
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new Refusal(429, message, null, { 'Retry-After': String(retryAfterSeconds) });
+export const tooManyRequests = (message: string, retryAfterSeconds: number) => new Refusal(429, message, null, { 'Retry-After': String(retryAfterSeconds) });
 
 /** 503: the database could not be reached, or had no connection free in time. */
 export const databaseUnavailable = () =>
@@ -50,11 +56,6 @@ export function targetOf(request: IncomingMessage): Target {
   return { endpoint, params: url.searchParams };
 }
 
-/**
- * Browsers always send Origin on a WebSocket handshake and cannot be stopped from opening one to
- * any site, so a browser page is only let in from the configured origins. A handshake without
- * Origin comes from a program, which proves itself with its credential alone.
- */
 /** A page served by this broker (the dashboard) opening a socket to the host it came from. */
 function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
   if (!origin || !host) return false;
@@ -65,6 +66,12 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
   }
 }
 
+/**
+ * Browsers always send Origin on a WebSocket handshake and cannot be stopped from opening one to
+ * any site, so a browser page is only let in from the configured origins, or from this broker's
+ * own host (the dashboard it serves, whatever name it was reached by). A handshake without Origin
+ * comes from a program, which proves itself with its credential alone.
+ */
 export function checkOrigin(request: IncomingMessage, allowed: string[]): void {
   const origin = request.headers.origin;
   if (originAllowed(allowed, origin) || sameOrigin(origin, request.headers.host)) return;

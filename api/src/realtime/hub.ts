@@ -1,10 +1,9 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type VerifyClientCallbackAsync, type WebSocket } from 'ws';
-import type { AppContext } from '../http/context.js';
 import { ComposedService } from '../lifecycle/composedService.js';
 import { Admission, type AdmittedSocket } from './admission.js';
-import type { TopologyEvent } from './bus.js';
+import type { TopologyEvent } from './channels.js';
 import { ConsumerSockets } from './consumerSockets.js';
 import { CredentialChanges } from './credentialChanges.js';
 import { ConsumerDispatch } from './dispatch.js';
@@ -14,15 +13,10 @@ import type { MonitorFeedLimits } from './monitorFeed.js';
 import { SocketRegistry } from './socketRegistry.js';
 import { scopesAllow } from './socketScopes.js';
 import { clientFindActiveScopes } from '../db/queries/client.js';
-import { STREAM_SUBPROTOCOL } from '../stream/handshake.js';
+import { STREAM_SUBPROTOCOL } from '@miniqueue/sdk';
 import type { Streams } from '../stream/streams.js';
-import { createStreams, streamLimitsOf, type StreamContext } from '../stream/wiring.js';
-
-export type RealtimeContext = Pick<
-  AppContext,
-  'config' | 'pool' | 'credentials' | 'bus' | 'changes' | 'notifications' | 'instanceId' | 'rateLimits'
-> &
-  StreamContext;
+import { createStreams, streamLimitsOf } from '../stream/wiring.js';
+import type { RealtimeContext } from './context.js';
 
 export interface RealtimeOptions {
   heartbeatIntervalMs?: number;
@@ -74,7 +68,12 @@ export class RealtimeHub extends ComposedService {
     this.heartbeat = new Heartbeat(options.heartbeatIntervalMs ?? 30_000);
     this.dispatch = new ConsumerDispatch(context, this.consumers, log, options.electionIntervalMs);
     this.liveFeed = new LiveFeed(context, log, options.monitorLimits);
-    this.streams = createStreams(context, log);
+    const coordinator = this.dispatch.coordinator;
+    this.streams = createStreams(
+      context,
+      { feed: this.liveFeed.monitors, acquire: () => coordinator.acquireMonitor(), release: () => coordinator.releaseMonitor() },
+      log,
+    );
     this.admission = new Admission(context, this.dispatch.coordinator, this.dispatch.readyRelay, () => this.stopped, log);
     this.sockets = new SocketRegistry({
       heartbeat: this.heartbeat,

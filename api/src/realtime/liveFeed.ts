@@ -1,10 +1,11 @@
 import { ComposedService } from '../lifecycle/composedService.js';
-import type { TopologyEvent } from './bus.js';
-import type { Transition } from './changes.js';
-import type { RealtimeContext } from './hub.js';
+import type { TopologyEvent } from './channels.js';
+import type { Transition } from '../broker/changes.js';
+import type { RealtimeContext } from './context.js';
 import { MonitorFeed, type MonitorFeedLimits } from './monitorFeed.js';
 import { monitorEventsOfTopology } from './monitorEvents.js';
-import { MonitorRelay, type MonitorNotification } from './monitorRelay.js';
+import type { MonitorNotification } from './channels.js';
+import { MonitorRelay } from './monitorRelay.js';
 
 /**
  * The dashboards' live feed on this instance: this instance's transitions, gathered and shared

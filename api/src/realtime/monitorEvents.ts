@@ -1,29 +1,11 @@
-import type { TopologyEvent } from './bus.js';
-
-/** Messages of one queue that made one transition, as the monitor feed sums them up. */
-export interface MonitorGroup {
-  event: string;
-  queue: string;
-  count: number;
-  /** Up to MAX_EVENTS_PER_GROUP of them; more than that, or fewer than `count`, is shown as a summary. */
-  ids: string[];
-}
-
-/** What /ws/monitor sends, one JSON object per frame. */
-export interface MonitorEvent {
-  eventType: string;
-  /** null for events about a topic rather than a queue, and for the dropped-events marker. */
-  queueName: string | null;
-  detail: string;
-  /** How many messages (or created topics and queues) the event stands for: 1 unless summarized. */
-  count: number;
-  timestamp: string;
-}
+// What /ws/monitor sends, one JSON object per frame, and its summaries' wording: the SDK's, for the broker and its readers alike.
+import { MONITOR_VERBS, type MonitorEvent } from '@miniqueue/sdk';
+import type { MonitorGroup, TopologyEvent } from './channels.js';
 
 /** A statement's group is shown message by message up to this size, then as one summary event. */
 export const MAX_EVENTS_PER_GROUP = 20;
 
-/** The broker's transition names (realtime/changes.ts) → the contract's event types, in order. */
+/** The broker's transition names (broker/changes.ts) → the contract's event types, in order. */
 const EVENT_TYPES: Record<string, string[]> = {
   PUBLISHED: ['PUBLISHED'],
   CONSUMED: ['CONSUMED'],
@@ -32,6 +14,7 @@ const EVENT_TYPES: Record<string, string[]> = {
   NACKED_DEAD: ['NACKED', 'DEAD'],
   REDELIVERED: ['REDELIVERED'],
   EXPIRED_DEAD: ['DEAD'],
+  TTL_DEAD: ['DEAD'],
   REPLAYED: ['REPLAYED'],
 };
 
@@ -39,24 +22,15 @@ const one: Record<string, (id: string, queue: string, cause: string) => string> 
   PUBLISHED: (id, queue) => `Message ${id} published to ${queue}`,
   CONSUMED: (id, queue) => `Message ${id} consumed from ${queue}`,
   ACKED: (id, queue) => `Message ${id} acknowledged on ${queue}`,
-  NACKED: (id, queue, cause) =>
-    cause === 'NACKED_DEAD' ? `Message ${id} rejected on ${queue}` : `Message ${id} rejected on ${queue} and requeued`,
+  NACKED: (id, queue, cause) => (cause === 'NACKED_DEAD' ? `Message ${id} rejected on ${queue}` : `Message ${id} rejected on ${queue} and requeued`),
   REDELIVERED: (id, queue) => `Message ${id} redelivered on ${queue}: its lease expired`,
   DEAD: (id, queue, cause) =>
     cause === 'EXPIRED_DEAD'
       ? `Message ${id} moved to the dead-letter queue of ${queue}: lease expired with no retries left`
-      : `Message ${id} moved to the dead-letter queue of ${queue}`,
+      : cause === 'TTL_DEAD'
+        ? `Message ${id} moved to the dead-letter queue of ${queue}: its time to live ran out`
+        : `Message ${id} moved to the dead-letter queue of ${queue}`,
   REPLAYED: (id, queue) => `Message ${id} replayed from the dead-letter queue of ${queue}`,
-};
-
-const VERBS: Record<string, string> = {
-  PUBLISHED: 'published to',
-  CONSUMED: 'consumed from',
-  ACKED: 'acknowledged on',
-  NACKED: 'rejected on',
-  REDELIVERED: 'redelivered on',
-  DEAD: 'moved to the dead-letter queue of',
-  REPLAYED: 'replayed from the dead-letter queue of',
 };
 
 /**
@@ -70,7 +44,7 @@ export function monitorEventsOf(event: MonitorGroup, timestamp: string): Monitor
   const summarize = event.count > ids.length || ids.length > MAX_EVENTS_PER_GROUP;
   return types.flatMap((eventType) =>
     summarize
-      ? [{ eventType, queueName: event.queue, detail: `${event.count} messages ${VERBS[eventType]} ${event.queue}`, count: event.count, timestamp }]
+      ? [{ eventType, queueName: event.queue, detail: `${event.count} messages ${MONITOR_VERBS[eventType]} ${event.queue}`, count: event.count, timestamp }]
       : ids.map((id) => ({ eventType, queueName: event.queue, detail: one[eventType](id, event.queue, event.event), count: 1, timestamp })),
   );
 }

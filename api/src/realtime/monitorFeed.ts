@@ -1,7 +1,8 @@
 import { WebSocket } from 'ws';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import { droppedMarker, type MonitorEvent } from './monitorEvents.js';
+import type { MonitorEvent } from '@miniqueue/sdk';
+import { droppedMarker } from './monitorEvents.js';
 
 export interface MonitorFeedLimits {
   /** Most events one dashboard is sent per second; the rest are counted as dropped. */
@@ -13,15 +14,32 @@ export interface MonitorFeedLimits {
 const DEFAULT_LIMITS: MonitorFeedLimits = { maxPerSecond: 1000, highWaterBytes: 512 * 1024 };
 const WINDOW_MS = 1000;
 
+/** Where one viewer's events go: a /ws/monitor socket, or a stream's watch (../stream/watches.ts). */
+export interface MonitorSink {
+  /** Whether it can take an event now: open, and not backed up. */
+  ready(): boolean;
+  /** Whether it asked for this event (a watch of one queue); the drop marker is always sent. */
+  wants(event: MonitorEvent): boolean;
+  /** `text` is the event serialized once for every viewer, for those that send it as it is. */
+  send(event: MonitorEvent, text: string): void;
+}
+
 interface Viewer {
-  socket: WebSocket;
+  sink: MonitorSink;
   windowStart: number;
   sent: number;
   dropped: number;
 }
 
+/** A /ws/monitor socket: backed up once its send buffer holds highWaterBytes. */
+const socketSink = (socket: WebSocket, highWaterBytes: number): MonitorSink => ({
+  ready: () => socket.readyState === WebSocket.OPEN && socket.bufferedAmount < highWaterBytes,
+  wants: () => true,
+  send: (_event, text) => socket.send(text),
+});
+
 /**
- * Fans monitor events out to the dashboards connected to this instance. Sending never waits:
+ * Fans monitor events out to the dashboards connected to this instance (and the streams watching). Sending never waits:
  * an event a dashboard cannot take right now (over its rate, or its socket is backed up) is
  * dropped and counted, and once per second the count goes out as an EVENTS_DROPPED marker. So a
  * burst costs each dashboard at most its buffer, and the broker never queues events for anyone.
@@ -29,16 +47,22 @@ interface Viewer {
 export class MonitorFeed implements Service {
   readonly name = 'monitor-feed';
   private readonly life = new Lifecycle(this.name);
-  private readonly viewers = new Map<WebSocket, Viewer>();
+  private readonly viewers = new Map<object, Viewer>();
 
   constructor(private readonly limits: MonitorFeedLimits = DEFAULT_LIMITS) {}
 
+  /** A /ws/monitor socket. */
   add(socket: WebSocket): void {
-    this.viewers.set(socket, { socket, windowStart: Date.now(), sent: 0, dropped: 0 });
+    this.watch(socket, socketSink(socket, this.limits.highWaterBytes));
   }
 
-  remove(socket: WebSocket): void {
-    this.viewers.delete(socket);
+  /** Any other viewer, known by `key`, under the same rate and the same dropping as a socket. */
+  watch(key: object, sink: MonitorSink): void {
+    this.viewers.set(key, { sink, windowStart: Date.now(), sent: 0, dropped: 0 });
+  }
+
+  remove(key: object): void {
+    this.viewers.delete(key);
   }
 
   get size(): number {
@@ -52,10 +76,11 @@ export class MonitorFeed implements Service {
     const now = Date.now();
     for (const viewer of this.viewers.values()) {
       this.roll(viewer, now);
-      for (const frame of frames) {
-        if (this.canTake(viewer)) this.send(viewer, frame);
+      events.forEach((event, i) => {
+        if (!viewer.sink.wants(event)) return;
+        if (this.canTake(viewer)) this.send(viewer, event, frames[i]);
         else viewer.dropped += 1;
-      }
+      });
     }
   }
 
@@ -81,21 +106,18 @@ export class MonitorFeed implements Service {
     viewer.windowStart = now;
     viewer.sent = 0;
     if (viewer.dropped > 0 && this.canTake(viewer)) {
-      this.send(viewer, JSON.stringify(droppedMarker(viewer.dropped, new Date(now).toISOString())));
+      const marker = droppedMarker(viewer.dropped, new Date(now).toISOString());
+      this.send(viewer, marker, JSON.stringify(marker));
       viewer.dropped = 0;
     }
   }
 
   private canTake(viewer: Viewer): boolean {
-    return (
-      viewer.socket.readyState === WebSocket.OPEN &&
-      viewer.sent < this.limits.maxPerSecond &&
-      viewer.socket.bufferedAmount < this.limits.highWaterBytes
-    );
+    return viewer.sent < this.limits.maxPerSecond && viewer.sink.ready();
   }
 
-  private send(viewer: Viewer, frame: string): void {
+  private send(viewer: Viewer, event: MonitorEvent, text: string): void {
     viewer.sent += 1;
-    viewer.socket.send(frame);
+    viewer.sink.send(event, text);
   }
 }

@@ -1,17 +1,14 @@
 import type { Pool } from '../db/pool.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import type { Transition } from './changes.js';
-import { MAX_EVENTS_PER_GROUP, monitorEventsOf, type MonitorEvent, type MonitorGroup } from './monitorEvents.js';
+import type { Transition } from '../broker/changes.js';
+import type { MonitorGroup, MonitorNotification } from './channels.js';
+import type { MonitorEvent } from '@miniqueue/sdk';
+import { MAX_EVENTS_PER_GROUP, monitorEventsOf } from './monitorEvents.js';
 import { chunkPayloads, type NotificationSender } from './notificationSender.js';
 import { wsMonitorExistsElsewhere } from '../db/queries/wsMonitor.js';
 
 export const MONITOR_CHANNEL = 'miniqueue_monitor';
-
-export interface MonitorNotification {
-  instance: string;
-  groups: MonitorGroup[];
-}
 
 /** How often gathered transitions go out; also the most a dashboard's view lags behind. */
 const FLUSH_INTERVAL_MS = 100;

@@ -1,5 +1,6 @@
 import type { Plugin, Server } from '@hapi/hapi';
-import { RealtimeHub, type RealtimeContext, type RealtimeOptions } from './hub.js';
+import type { RealtimeContext } from './context.js';
+import { RealtimeHub, type RealtimeOptions } from './hub.js';
 
 export const REALTIME_PLUGIN = 'miniqueue-realtime';
 

@@ -1,6 +1,6 @@
 import type { Pool } from '../db/pool.js';
-import type { ReadyEvent, WsMemberEvent } from './bus.js';
-import { makesClaimable, type Transition } from './changes.js';
+import type { ReadyEvent, WsMemberEvent } from './channels.js';
+import { makesClaimable, type Transition } from '../broker/changes.js';
 import type { NotificationSender } from './notificationSender.js';
 import { wsConsumerList } from '../db/queries/wsConsumer.js';
 

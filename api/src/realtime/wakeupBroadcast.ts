@@ -1,14 +1,8 @@
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import { makesClaimable, type Changes, type Transition } from './changes.js';
+import { makesClaimable, type Changes, type Transition } from '../broker/changes.js';
+import type { QueueNews, WakeupNotification } from './channels.js';
 import { chunkPayloads, type NotificationSender } from './notificationSender.js';
-
-/** A queue's news for other instances: messages claimable now, and the earliest delayed time. */
-type QueueNews = [queue: string, count: number, at: string | null];
-export interface WakeupNotification {
-  instance: string;
-  queues: QueueNews[];
-}
 
 export const WAKEUP_CHANNEL = 'miniqueue_wakeup';
 

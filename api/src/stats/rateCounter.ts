@@ -1,4 +1,4 @@
-import type { Transition, TransitionEvent } from '../realtime/changes.js';
+import type { Transition, TransitionEvent } from '../broker/changes.js';
 
 /** The length of a bucket: what the broker counts in, and how often each instance writes its counts. */
 export const BUCKET_MS = 5_000;
@@ -16,6 +16,7 @@ const COUNTED: Record<TransitionEvent, QueueCount[]> = {
   NACKED_DEAD: ['nacked', 'dead'],
   REDELIVERED: ['redelivered'],
   EXPIRED_DEAD: ['dead'],
+  TTL_DEAD: ['dead'],
   REPLAYED: ['replayed'],
   // The next message of an ordering key made claimable: it was counted when it was enqueued.
   UNBLOCKED: [],

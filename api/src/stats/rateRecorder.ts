@@ -1,7 +1,6 @@
 import type { Pool } from '../db/pool.js';
 import { ratesFlush } from '../db/queries/rates.js';
-import { Lifecycle } from '../lifecycle/lifecycle.js';
-import type { Service } from '../lifecycle/service.js';
+import { PeriodicPass } from '../lifecycle/periodicPass.js';
 import { BUCKET_MS, bucketOf, type RateCounter } from './rateCounter.js';
 
 /** Counts that could not be written are kept and tried again, but not for longer than the buckets are kept. */
@@ -14,56 +13,31 @@ const AFTER_BOUNDARY_MS = 50;
  * after each 5-second boundary, and once more when it stops, so a clean shutdown loses nothing.
  * The first instance to write after a boundary also samples every queue's depth for the bucket
  * that just ended. A write that fails (the database away) puts its counts back for the next one.
+ * A write still running when the next boundary comes (a slow database) makes that one skip.
  */
-export class RateRecorder implements Service {
-  readonly name = 'rate-recorder';
-  private readonly life = new Lifecycle(this.name);
-  private current?: Promise<void>;
-
+export class RateRecorder extends PeriodicPass {
   constructor(
     private readonly pool: Pool,
     private readonly counter: RateCounter,
-    private readonly log: (message: string, error?: unknown) => void,
+    onError: (message: string, error: unknown) => void,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  start(): Promise<void> {
-    return this.life.start(() => {
-      const untilBoundary = BUCKET_MS - (this.now() % BUCKET_MS) + AFTER_BOUNDARY_MS;
-      this.life.timers.after(untilBoundary, () => {
-        this.tick();
-        this.life.timers.every(BUCKET_MS, () => this.tick());
-      });
+  ) {
+    super({
+      name: 'rate-recorder',
+      schedule: { everyMs: BUCKET_MS, firstAfterMs: () => BUCKET_MS - (now() % BUCKET_MS) + AFTER_BOUNDARY_MS },
+      failure: 'could not write message rates',
+      onError,
     });
   }
 
-  stop(): Promise<void> {
-    return this.life.stop(async () => {
-      await this.current;
-      await this.write(false);
-    });
+  /** One write: what was counted, and the depth sample of the bucket that ended last. */
+  protected pass(): Promise<void> {
+    return this.write(true);
   }
 
-  health() {
-    return this.life.health();
-  }
-
-  /** A write a bucket; one still running (a slow database) makes the timer skip a turn. */
-  private tick(): void {
-    if (!this.current) void this.runOnce();
-  }
-
-  /**
-   * One write: what was counted, and the depth sample of the bucket that ended last. Called while
-   * a write runs, it writes again after that one (which took its counts before this call).
-   */
-  runOnce(): Promise<void> {
-    const run = (this.current ?? Promise.resolve()).then(() => this.write(true));
-    const tracked: Promise<void> = run.finally(() => {
-      if (this.current === tracked) this.current = undefined;
-    });
-    this.current = tracked;
-    return tracked;
+  /** The counts of the last moments, without a sample (that bucket has not ended). */
+  protected async afterLastPass(): Promise<void> {
+    await this.write(false);
   }
 
   private async write(sample: boolean): Promise<void> {
@@ -72,11 +46,9 @@ export class RateRecorder implements Service {
     if (nothing && !sample) return;
     try {
       await ratesFlush(this.pool, snapshot, sample ? bucketOf(this.now()) - BUCKET_MS : null);
-      this.life.report(undefined);
     } catch (error) {
       this.counter.restore(snapshot, this.now() - KEEP_UNWRITTEN_MS);
-      this.life.report(`could not write rates: ${error instanceof Error ? error.message : String(error)}`);
-      this.log('could not write message rates', error);
+      throw error;
     }
   }
 }

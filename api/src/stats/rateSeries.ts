@@ -53,7 +53,20 @@ export async function rateSeries(db: Queryable, query: { queue?: string; windowS
 export async function queueStatsWithActivity(db: Queryable) {
   const [stats, activity] = await Promise.all([statsByQueue(db), queueActivity(db, bucketOf(Date.now()))]);
   const byQueue = new Map(activity.map((row) => [row.queue, row]));
-  const idle = { enqueued_per_second: 0, delivered_per_second: 0, acked_per_second: 0, websocket_consumers: 0, pollers: 0, depth_history: [] };
+  const idle = {
+    enqueued_per_second: 0,
+    delivered_per_second: 0,
+    acked_per_second: 0,
+    enqueued_last_5_minutes: 0,
+    delivered_last_5_minutes: 0,
+    acked_last_5_minutes: 0,
+    dead_last_10_minutes: 0,
+    acked_last_10_minutes: 0,
+    oldest_pending_age_day_average_seconds: null,
+    websocket_consumers: 0,
+    pollers: 0,
+    depth_history: [],
+  };
   return stats.map((row) => {
     const { queue: _, ...extra } = byQueue.get(row.queue) ?? { queue: row.queue, ...idle };
     return { ...row, ...extra };

@@ -25,7 +25,13 @@ export function errorBodyOf(error: unknown, unexpected: (error: unknown) => void
     return body;
   }
   if (isDatabaseUnavailable(error)) {
-    return { status: 503, code: 'database_unavailable', message: 'Database unavailable, try again shortly', errors: null, retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS };
+    return {
+      status: 503,
+      code: 'database_unavailable',
+      message: 'Database unavailable, try again shortly',
+      errors: null,
+      retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS,
+    };
   }
   unexpected(error);
   return { status: 500, code: 'internal_error', message: 'Internal server error', errors: null };

@@ -3,69 +3,30 @@ import type { ObjectSchema } from 'joi';
 import { ValidationError } from '../errors.js';
 import { problemsOfValue, validationErrorOf } from '../http/validationFailures.js';
 import { quickFrame } from './quickFrames.js';
-import { bodyBoolean, bodyInteger, delaySeconds, headers, idempotencyKey, messageId, name, orderingKey, storableText } from '../http/schemas.js';
+import { MAX_ACK_IDS, MAX_FRAMES_PER_MESSAGE, MAX_PREFETCH, type ClientFrame } from '@miniqueue/sdk';
+import {
+  bodyBoolean,
+  bodyInteger,
+  delaySeconds,
+  expiresInSeconds,
+  headers,
+  idempotencyKey,
+  messageId,
+  name,
+  orderingKey,
+  storableText,
+} from '../http/schemas.js';
 
 /**
  * The frames a client sends on a stream, checked with the same field rules as the HTTP routes that
- * do the same (schemas.ts), so a frame is refused exactly where the request would be. The frames the
- * broker sends are built in session.ts; asyncapi.yaml describes both.
+ * do the same (schemas.ts), so a frame is refused exactly where the request would be. Their types
+ * and bounds are the SDK's (written once, for both sides); the frames the broker sends are built in
+ * session.ts; asyncapi.yaml describes both.
  */
 
-/** Frames one WebSocket message may carry (an array of them). */
-export const MAX_FRAMES_PER_MESSAGE = 1000;
-/** Unacked messages one subscription may hold at most. */
-export const MAX_PREFETCH = 1000;
-/** Ids one ack frame may settle at most. */
-export const MAX_ACK_IDS = 1000;
 /** As the HTTP nack's reason: a line for people reading dead letters. */
 const NACK_REASON_MAX = 500;
 
-export interface PublishFrame {
-  type: 'publish';
-  seq: number;
-  topic: string;
-  payload: string;
-  headers?: Record<string, string>;
-  delay_seconds?: number;
-  ordering_key?: string;
-  idempotency_key?: string;
-}
-export interface SubscribeFrame {
-  type: 'subscribe';
-  sub: string;
-  queue: string;
-  prefetch: number;
-}
-export interface CreditFrame {
-  type: 'credit';
-  sub: string;
-  prefetch: number;
-}
-export interface UnsubscribeFrame {
-  type: 'unsubscribe';
-  sub: string;
-}
-export interface AckFrame {
-  type: 'ack';
-  ids: string[];
-  ref?: number;
-}
-export interface NackFrame {
-  type: 'nack';
-  id: string;
-  requeue?: boolean;
-  delay_seconds?: number;
-  reason?: string;
-  ref?: number;
-}
-export interface ExtendFrame {
-  type: 'extend';
-  id: string;
-  seconds: number;
-  ref?: number;
-}
-
-export type ClientFrame = PublishFrame | SubscribeFrame | CreditFrame | UnsubscribeFrame | AckFrame | NackFrame | ExtendFrame;
 export type FrameType = ClientFrame['type'];
 
 /** What a refused frame is answered with beside the error: the handle the client gave it. */
@@ -77,9 +38,10 @@ export interface FrameHandle {
 
 const counter = () => bodyInteger().min(0).max(Number.MAX_SAFE_INTEGER);
 /** A subscription's name is the client's: short, printable, and safe to echo. */
-const sub = Joi.string().pattern(/^[A-Za-z0-9._:-]{1,100}$/).messages({ 'string.pattern.base': 'must be 1 to 100 characters of A-Z, a-z, 0-9, . _ : -' });
-const frame = (type: FrameType, fields: Record<string, Joi.Schema>): ObjectSchema =>
-  Joi.object({ type: Joi.string().valid(type).required(), ...fields });
+const sub = Joi.string()
+  .pattern(/^[A-Za-z0-9._:-]{1,100}$/)
+  .messages({ 'string.pattern.base': 'must be 1 to 100 characters of A-Z, a-z, 0-9, . _ : -' });
+const frame = (type: FrameType, fields: Record<string, Joi.Schema>): ObjectSchema => Joi.object({ type: Joi.string().valid(type).required(), ...fields });
 
 export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
   publish: frame('publish', {
@@ -88,6 +50,7 @@ export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
     payload: storableText().allow('').required(),
     headers,
     delay_seconds: delaySeconds,
+    expires_in_seconds: expiresInSeconds,
     ordering_key: orderingKey,
     idempotency_key: idempotencyKey,
   }),
@@ -103,6 +66,9 @@ export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
     ref: counter(),
   }),
   extend: frame('extend', { id: messageId.required(), seconds: bodyInteger().min(1).max(43_200).required(), ref: counter() }),
+  // As /ws/monitor's query: every event, or one queue's.
+  watch: frame('watch', { sub: sub.required(), queue: name }),
+  unwatch: frame('unwatch', { sub: sub.required() }),
 };
 
 export const FRAME_TYPES = Object.keys(FRAME_SCHEMAS) as FrameType[];
@@ -152,7 +118,11 @@ export function parseMessage(text: string): Parsed[] | { error: ValidationError 
   }
   if (!Array.isArray(value)) return [parseFrame(value)];
   if (value.length === 0 || value.length > MAX_FRAMES_PER_MESSAGE) {
-    return { error: new ValidationError(`A message holds 1 to ${MAX_FRAMES_PER_MESSAGE} frames`, [{ field: 'message', message: `must hold 1 to ${MAX_FRAMES_PER_MESSAGE} frames` }]) };
+    return {
+      error: new ValidationError(`A message holds 1 to ${MAX_FRAMES_PER_MESSAGE} frames`, [
+        { field: 'message', message: `must hold 1 to ${MAX_FRAMES_PER_MESSAGE} frames` },
+      ]),
+    };
   }
   return value.map(parseFrame);
 }

@@ -1,17 +1,15 @@
 import type { IncomingMessage } from 'node:http';
+// The one version of the stream protocol; a client names it as the WebSocket subprotocol.
+import { STREAM_SUBPROTOCOL } from '@miniqueue/sdk';
 import type { Principal } from '../auth/principal.js';
 import { ValidationError } from '../errors.js';
 import { consumerIdentity } from '../http/access.js';
 import { Refusal } from '../realtime/handshake.js';
 import type { StreamRequest } from './streams.js';
 
-/** The one version of the stream protocol; a client names it as the WebSocket subprotocol. */
-export const STREAM_SUBPROTOCOL = 'miniqueue.v1';
-
 const RESUME_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
-const offered = (request: IncomingMessage): string[] =>
-  (request.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim());
+const offered = (request: IncomingMessage): string[] => (request.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim());
 
 /**
  * The stream-specific checks of a handshake, made before its credential is looked up: the

@@ -2,13 +2,11 @@ import { ForbiddenError, PayloadTooLargeError } from '../errors.js';
 import { hasScope } from '../auth/scopes.js';
 import type { Principal } from '../auth/principal.js';
 import type { Publisher } from '../broker/publish.js';
-import type { Metrics } from '../metrics.js';
 import { errorBodyOf } from './errorBody.js';
-import type { PublishFrame } from './frames.js';
+import type { PublishFrame } from '@miniqueue/sdk';
 
 export interface PublishingDeps {
   publisher: Publisher;
-  metrics: Metrics;
   maxPayloadBytes: number;
   /** Answers kept for a resent `seq`: at least what a client may have unconfirmed. */
   remembered: number;
@@ -54,14 +52,12 @@ export class StreamPublishes {
       payload: frame.payload,
       headers: frame.headers ?? {},
       delaySeconds: frame.delay_seconds ?? 0,
+      expiresInSeconds: frame.expires_in_seconds,
       orderingKey: frame.ordering_key,
       idempotencyKey: frame.idempotency_key,
     };
     this.deps.publisher.publishOne(principal.owner, frame.topic, item).then(
-      (outcome) => {
-        if (!outcome.duplicate) this.deps.metrics.recordPublished(outcome.queues);
-        this.settle(seq, { type: 'confirm', seq, message_ids: outcome.message_ids, queues: outcome.queues, duplicate: outcome.duplicate });
-      },
+      (outcome) => this.settle(seq, { type: 'confirm', seq, message_ids: outcome.message_ids, queues: outcome.queues, duplicate: outcome.duplicate }),
       (error: unknown) => this.settle(seq, { type: 'reject', seq, ...errorBodyOf(error, this.deps.unexpected) }),
     );
   }

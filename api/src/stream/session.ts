@@ -9,11 +9,13 @@ import type { MessageRow } from '../db/queries/messageRow.js';
 import type { Holder } from '../broker/settle.js';
 import { toMessage } from '../broker/message.js';
 import { errorBodyOf } from './errorBody.js';
-import { parseMessage, type AckFrame, type ClientFrame, type CreditFrame, type ExtendFrame, type FrameHandle, type NackFrame, type SubscribeFrame } from './frames.js';
+import type { AckFrame, ClientFrame, CreditFrame, ExtendFrame, NackFrame, SubscribeFrame, WatchFrame } from '@miniqueue/sdk';
+import { parseMessage, type FrameHandle } from './frames.js';
 import { Outbox } from './outbox.js';
 import { StreamPublishes } from './publishing.js';
 import type { StreamDeps } from './streamDeps.js';
 import { Subscription } from './subscription.js';
+import { StreamWatches, WATCH_SCOPE, watchingFrame } from './watches.js';
 
 /** Refused frames a stream may send in a minute before it is closed with CLOSE_PROTOCOL_VIOLATIONS. */
 const MAX_VIOLATIONS_PER_MINUTE = 20;
@@ -25,7 +27,7 @@ const CLAIM_WAIT_SECONDS = 20;
 const NOT_HELD = new Set(['lease_lost', 'message_not_unacked', 'message_not_found']);
 
 /**
- * One stream: its credential, its publishes and its subscriptions, and the socket it is attached
+ * One stream: its credential, its publishes, its subscriptions and watches, and the socket it is attached
  * to (none while it waits to be resumed). Each frame is checked as the HTTP route doing the same
  * checks its request (scopes are read per frame, so a narrowed credential takes effect at once),
  * and answered on the socket the stream has when the answer is ready.
@@ -39,6 +41,8 @@ export class StreamSession {
   private readonly subscriptions = new Map<string, Subscription>();
   /** Unsubscribed, still holding messages the client may settle: released with the stream. */
   private readonly retired = new Set<Subscription>();
+  /** Watches of the live feed; their names and the subscriptions' are one set. */
+  private readonly watches: StreamWatches;
   private violations: number[] = [];
   /** Messages that arrived while the credential's rate limit had no token: read in order once it has. */
   private backlog: Buffer[] = [];
@@ -52,12 +56,16 @@ export class StreamSession {
   ) {
     this.publishes = new StreamPublishes({
       publisher: deps.publisher,
-      metrics: deps.metrics,
       maxPayloadBytes: deps.config.maxPayloadBytes,
       remembered: 2 * deps.limits.max_unconfirmed,
       send: (frame) => this.outbox.send(frame),
       changed: () => this.flowChanged(),
       unexpected: (error) => deps.log('Stream frame failed', error),
+    });
+    this.watches = new StreamWatches({
+      monitor: deps.monitor,
+      send: (frame, bytes) => this.outbox.send(frame, bytes),
+      ready: () => this.socket !== undefined && !this.outbox.congested,
     });
   }
 
@@ -88,18 +96,25 @@ export class StreamSession {
     clearTimeout(this.rateWait);
   }
 
+  /** The queues this stream subscribed to (unsubscribed ones too): whose turns it gives up when it ends. */
+  subscribedQueues(): string[] {
+    return [...new Set([...this.subscriptions.values(), ...this.retired].map((subscription) => subscription.queue))];
+  }
+
   /** Ends every subscription; answers what they held, for the caller to release. */
   async end(): Promise<HeldMessage[]> {
     const subscriptions = [...this.subscriptions.values(), ...this.retired];
+    this.watches.end();
     this.subscriptions.clear();
     this.retired.clear();
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     return subscriptions.flatMap((subscription) => subscription.holding());
   }
 
-  /** The credential's scopes changed: later frames are checked against these; subscriptions they do not allow end. */
+  /** The credential's scopes changed: later frames are checked against these; subscriptions and watches they do not allow end. */
   rescope(scopes: string[]): HeldMessage[] {
     this.principal = { ...this.principal, scopes };
+    this.watches.rescope(hasScope(this.principal, WATCH_SCOPE));
     const ended: HeldMessage[] = [];
     for (const subscription of [...this.subscriptions.values()]) {
       const scope = `consume:${subscription.queue}`;
@@ -178,6 +193,41 @@ export class StreamSession {
         return this.nack(frame);
       case 'extend':
         return this.extend(frame);
+      case 'watch':
+        return void this.watch(frame);
+      case 'unwatch':
+        if (!this.watches.remove(frame.sub))
+          return this.answerError(new NotFoundError('route_not_found', `No watch ${frame.sub} on this stream`), { sub: frame.sub });
+        return this.outbox.send({ type: 'unwatched', sub: frame.sub });
+    }
+  }
+
+  /** The name is this stream's already (for something else), or the stream has all it may hold: a refusal; else undefined. */
+  private unavailableName(sub: string, what: string): ValidationError | undefined {
+    if (this.subscriptions.has(sub) || this.watches.queueOf(sub) !== undefined) {
+      return new ValidationError(`${sub} is already in use on this stream`, [{ field: 'sub', message: `is already in use on this stream for ${what}` }]);
+    }
+    const max = this.deps.limits.max_subscriptions;
+    if (this.subscriptions.size + this.watches.size >= max) {
+      return new ValidationError(`A stream holds at most ${max} subscriptions and watches`, [{ field: 'sub', message: `at most ${max} per stream` }]);
+    }
+    return undefined;
+  }
+
+  /** As /ws/monitor's handshake: needs `view` (or admin). A watch sent again with the same filter is the same watch. */
+  private async watch(frame: WatchFrame): Promise<void> {
+    const handle = { sub: frame.sub };
+    const queue = frame.queue ?? null;
+    if (!hasScope(this.principal, WATCH_SCOPE)) {
+      return this.refuse(new ForbiddenError('scope_required', `This needs the scope ${WATCH_SCOPE} (or admin)`, WATCH_SCOPE), handle);
+    }
+    if (this.watches.queueOf(frame.sub) === queue) return this.outbox.send(watchingFrame(frame.sub, queue));
+    const refusal = this.unavailableName(frame.sub, this.subscriptions.has(frame.sub) ? 'a subscription' : 'another watch');
+    if (refusal) return this.refuse(refusal, handle);
+    try {
+      await this.watches.add(frame.sub, queue);
+    } catch (error) {
+      this.answerError(error, handle);
     }
   }
 
@@ -191,11 +241,8 @@ export class StreamSession {
       existing.setPrefetch(frame.prefetch);
       return this.outbox.send({ type: 'subscribed', sub: frame.sub, queue: frame.queue, prefetch: frame.prefetch });
     }
-    if (existing) return this.refuse(new ValidationError(`Subscription ${frame.sub} is of queue ${existing.queue} on this stream`, [{ field: 'sub', message: 'is already in use on this stream for another queue' }]), handle);
-    if (this.subscriptions.size >= this.deps.limits.max_subscriptions) {
-      const max = this.deps.limits.max_subscriptions;
-      return this.refuse(new ValidationError(`A stream holds at most ${max} subscriptions`, [{ field: 'sub', message: `at most ${max} per stream` }]), handle);
-    }
+    const refusal = this.unavailableName(frame.sub, existing ? 'another queue' : 'a watch');
+    if (refusal) return this.refuse(refusal, handle);
     const subscription: Subscription = new Subscription(frame.sub, frame.queue, frame.prefetch, {
       claim: (limit, signal) => this.claim(frame.queue, limit, signal),
       deliver: (row) => this.deliver(frame.sub, row),
@@ -246,7 +293,6 @@ export class StreamSession {
   }
 
   private deliver(sub: string, row: MessageRow, resent = false): void {
-    this.deps.metrics.recordConsumed([row.queue_name]);
     this.outbox.send(resent ? { type: 'deliver', sub, message: toMessage(row), resent } : { type: 'deliver', sub, message: toMessage(row) });
   }
 
@@ -283,7 +329,6 @@ export class StreamSession {
     const handle = { ref: frame.ref };
     this.settling(handle, async (holder) => {
       const result = await this.deps.settler.ackMany(frame.ids, holder);
-      this.deps.metrics.recordAcked(result.acked);
       for (const acked of result.acked) this.forget(acked.id);
       for (const failed of result.failed) if (NOT_HELD.has(failed.code)) this.forget(failed.message_id);
       if (frame.ref !== undefined) this.outbox.send({ type: 'acked', ref: frame.ref, acked: result.acked.map((row) => row.id), failed: result.failed });
@@ -298,7 +343,6 @@ export class StreamSession {
           delaySeconds: frame.delay_seconds ?? 0,
           reason: frame.reason || null,
         });
-        this.deps.metrics.recordReturned([row], false);
         this.forget(frame.id);
         if (frame.ref !== undefined) this.outbox.send({ type: 'nacked', ref: frame.ref, message_id: row.id, status: row.status });
       } catch (error) {

@@ -1,20 +1,12 @@
+import type { StreamLimits } from '@miniqueue/sdk';
 import type { Config } from '../config.js';
-import type { ClaimRequest } from '../broker/claim.js';
+import type { ClaimRequest } from '../broker/longPoll.js';
 import type { Publisher } from '../broker/publish.js';
 import type { Settler } from '../broker/settle.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
-import type { RateLimits } from '../http/rateLimit.js';
-import type { Metrics } from '../metrics.js';
+import type { RateLimits } from '../auth/rateLimits.js';
 import type { RateCounter } from '../stats/rateCounter.js';
-
-/** What a stream tells its client of its bounds in `welcome` (asyncapi.yaml: StreamLimits). */
-export interface StreamLimits {
-  max_message_bytes: number;
-  max_unconfirmed: number;
-  max_subscriptions: number;
-  max_prefetch: number;
-  resume_grace_ms: number;
-}
+import type { MonitorAccess } from './watches.js';
 
 /** What a stream needs of the broker: the same publish, claim and settle paths as HTTP. */
 export interface StreamDeps {
@@ -26,7 +18,8 @@ export interface StreamDeps {
   queueExists(queue: string): Promise<boolean>;
   /** The messages of these ids the holder still holds. */
   heldBy(ids: string[], holder: string): Promise<MessageRow[]>;
-  metrics: Metrics;
+  /** The live feed, for watches. */
+  monitor: MonitorAccess;
   rates: RateCounter;
   rateLimits: RateLimits;
   log(message: string, error?: unknown): void;

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Principal } from '../auth/principal.js';
-import type { Changes } from '../realtime/changes.js';
-import { transitionsOf } from '../realtime/changes.js';
+import type { Changes } from '../broker/changes.js';
+import { transitionsOf } from '../broker/changes.js';
 import type { HeldMessage } from '../db/queries/messageClaim.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
@@ -18,6 +18,8 @@ export interface StreamsDeps extends StreamDeps {
   changes: Changes;
   /** Puts held messages back to PENDING; answers what went back, to announce. */
   release(held: HeldMessage[], holder: string): Promise<{ id: string; queue_name: string; available_at: string }[]>;
+  /** Gives up the holder's turns on single-active-consumer queues (broker/gatedClaims.ts). */
+  resign(queues: string[], holder: string): Promise<void>;
 }
 
 /** What a handshake asked of its stream. */
@@ -65,7 +67,10 @@ export class Streams implements Service {
     this.bySocket.delete(socket);
     session.detach();
     if (FINAL_CLOSES.has(code) || this.life.stopped) return this.end(session);
-    this.graceTimers.set(session, setTimeout(() => this.end(session), this.deps.limits.resume_grace_ms));
+    this.graceTimers.set(
+      session,
+      setTimeout(() => this.end(session), this.deps.limits.resume_grace_ms),
+    );
   }
 
   /** The credential's scopes are these now: every stream of it checks its frames against them. */
@@ -123,14 +128,36 @@ export class Streams implements Service {
     this.graceTimers.delete(session);
     if (this.byToken.get(session.resumeToken) !== session) return;
     this.byToken.delete(session.resumeToken);
-    this.track(session.end().then((held) => this.releaseHeld(held, session.identity.holder)));
+    const queues = session.subscribedQueues();
+    this.track(
+      session
+        .end()
+        .then((held) => this.releaseHeld(held, session.identity.holder))
+        .then(() => this.resign(queues, session.identity.holder)),
+    );
+  }
+
+  /** After its messages went back: the next consumer need not wait for this stream's turns to lapse. */
+  private async resign(queues: string[], holder: string): Promise<void> {
+    if (queues.length === 0) return;
+    try {
+      await this.deps.resign(queues, holder);
+    } catch (error) {
+      // Its turns lapse as any idle consumer's do (gatedClaims.ts).
+      this.deps.log('Could not give up the turns of a closed stream', error);
+    }
   }
 
   private async releaseHeld(held: HeldMessage[], holder: string): Promise<void> {
     if (held.length === 0) return;
     try {
       const back = await this.deps.release(held, holder);
-      this.deps.changes.committed(transitionsOf('REDELIVERED', back.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at }))));
+      this.deps.changes.committed(
+        transitionsOf(
+          'REDELIVERED',
+          back.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at })),
+        ),
+      );
     } catch (error) {
       // Their leases run out as any lease does; the lease sweeper gives them back then.
       this.deps.log('Could not give back the messages of a closed stream', error);

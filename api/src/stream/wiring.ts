@@ -1,19 +1,37 @@
-import { claimMessages } from '../broker/claim.js';
+import { claimMessages } from '../broker/longPoll.js';
+import { gateWaitKey } from '../broker/gatedClaims.js';
 import { messageHeldBy, messageRelease } from '../db/queries/messageClaim.js';
 import { queueExists } from '../db/queries/queue.js';
-import { singleBodyLimit } from '../http/routes/publish.js';
-import type { AppContext } from '../http/context.js';
-import { MAX_PREFETCH } from './frames.js';
+import { singleBodyLimit } from '../broker/publishLimits.js';
+import type { Config } from '../config.js';
+import type { Pool } from '../db/pool.js';
+import type { RateLimits } from '../auth/rateLimits.js';
+import type { Changes } from '../broker/changes.js';
+import type { Claimer } from '../broker/claimer.js';
+import type { Publisher } from '../broker/publish.js';
+import type { Settler } from '../broker/settle.js';
+import type { QueueWaiters } from '../broker/longPollWaiters.js';
+import type { RateCounter } from '../stats/rateCounter.js';
+import { MAX_PREFETCH } from '@miniqueue/sdk';
 import { Streams } from './streams.js';
-import type { StreamLimits } from './streamDeps.js';
+import type { StreamLimits } from '@miniqueue/sdk';
+import type { MonitorAccess } from './watches.js';
 
 /** Subscriptions one stream may hold. */
 const MAX_SUBSCRIPTIONS = 100;
 
-export type StreamContext = Pick<
-  AppContext,
-  'config' | 'pool' | 'publisher' | 'claimer' | 'settler' | 'waiters' | 'changes' | 'metrics' | 'rates' | 'rateLimits'
->;
+/** What streams need of the broker: its own publish, claim and settle paths, as HTTP uses them. */
+export interface StreamContext {
+  config: Config;
+  pool: Pool;
+  publisher: Publisher;
+  claimer: Claimer;
+  settler: Settler;
+  waiters: QueueWaiters;
+  changes: Changes;
+  rates: RateCounter;
+  rateLimits: RateLimits;
+}
 
 export function streamLimitsOf(config: StreamContext['config']): StreamLimits {
   return {
@@ -26,8 +44,8 @@ export function streamLimitsOf(config: StreamContext['config']): StreamLimits {
   };
 }
 
-/** The instance's streams, on the broker's own publish, claim and settle paths. */
-export function createStreams(context: StreamContext, log: (message: string, error?: unknown) => void): Streams {
+/** The instance's streams, on the broker's own publish, claim and settle paths, and its live feed. */
+export function createStreams(context: StreamContext, monitor: MonitorAccess, log: (message: string, error?: unknown) => void): Streams {
   const { pool } = context;
   return new Streams({
     config: context.config,
@@ -38,11 +56,13 @@ export function createStreams(context: StreamContext, log: (message: string, err
     queueExists: (queue) => queueExists(pool, queue),
     heldBy: (ids, holder) => messageHeldBy(pool, ids, holder),
     release: (held, holder) => messageRelease(pool, held, holder),
-    metrics: context.metrics,
+    resign: async (queues, holder) => {
+      for (const queue of await context.claimer.gated.resign(queues, holder)) context.waiters.wake(gateWaitKey(queue), Number.POSITIVE_INFINITY);
+    },
+    monitor,
     rates: context.rates,
     rateLimits: context.rateLimits,
     changes: context.changes,
     log,
   });
 }
-

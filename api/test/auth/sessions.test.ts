@@ -74,19 +74,14 @@ describe('exchanging a login code', () => {
 
   it('has exactly one winner when redeemed concurrently on two instances', async () => {
     const code = await signIn(a, github, bob);
-    const attempts = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).post('/api/v1/auth/exchange', { code })),
-    );
+    const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).post('/api/v1/auth/exchange', { code })));
     const statuses = attempts.map((response) => response.status).sort();
     expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 401, 401]);
   });
 
   it('expires after 60 seconds', async () => {
     const code = await signIn(a, github, bob);
-    const { rows } = await a.pool.query(
-      `SELECT extract(epoch FROM expires_at - now()) AS left FROM login_code WHERE code_hash = $1`,
-      [hashSecret(code)],
-    );
+    const { rows } = await a.pool.query(`SELECT extract(epoch FROM expires_at - now()) AS left FROM login_code WHERE code_hash = $1`, [hashSecret(code)]);
     expect(Number(rows[0].left)).toBeGreaterThan(55);
     expect(Number(rows[0].left)).toBeLessThanOrEqual(60);
     await a.pool.query(`UPDATE login_code SET expires_at = now() - interval '1 second' WHERE code_hash = $1`, [hashSecret(code)]);
@@ -153,10 +148,9 @@ describe('roles follow MINIQUEUE_ADMINS at request time', () => {
 describe('expiry', () => {
   it('refuses an expired session at once, and the sweeper deletes it and announces its end', async () => {
     const token = await sessionToken(a, github, bob);
-    const { rows } = await a.pool.query(
-      `UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE token_hash = $1 RETURNING id`,
-      [hashSecret(token)],
-    );
+    const { rows } = await a.pool.query(`UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE token_hash = $1 RETURNING id`, [
+      hashSecret(token),
+    ]);
     expect((await a.get('/api/v1/auth/me', token)).status).toBe(401);
     const swept = await authSweeper(a.pool).runOnce();
     expect(swept).toMatchObject({ sessions: 1 });

@@ -25,10 +25,21 @@ const WORKLOADS = [
   'receive_ack',
   'consume_ack_no_monitor',
   'consume_ack_monitor',
+  'consume_ack_gates_plain',
+  'consume_ack_rate_limited',
+  'consume_ack_single_active',
+  'delivery_rate_200',
   'consume_ack_pending_empty',
   'consume_ack_pending',
   'consume_ack_history_empty',
   'consume_ack_history',
+  'publish_single_unbounded',
+  'publish_single_bounded',
+  'publish_single_bounded_drop',
+  'publish_single_no_expiry',
+  'publish_single_expiring',
+  'consume_ack_no_expiry',
+  'consume_ack_ttl',
 ];
 const STREAM_WORKLOADS = [
   'stream_publish_1',
@@ -36,6 +47,7 @@ const STREAM_WORKLOADS = [
   'stream_fan_out',
   'stream_consume_ack_p10',
   'stream_consume_ack_p100',
+  'stream_consume_ack_p100_two_brokers',
   'stream_consume_ack_p10_r0',
   'stream_consume_ack_p100_r0',
 ];
@@ -47,7 +59,16 @@ function runQuickBench(outputDir: string): Promise<{ code: number | null; stdout
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
       cwd: API_DIR,
-      env: { ...process.env, BENCH_QUICK: '1', BENCH_OUTPUT_DIR: outputDir, BENCH_DATABASE_URL: '', BENCH_CPU_PROF: '', BENCH_ONLY: '', BENCH_PHASES: '', BENCH_RABBITMQ: '' },
+      env: {
+        ...process.env,
+        BENCH_QUICK: '1',
+        BENCH_OUTPUT_DIR: outputDir,
+        BENCH_DATABASE_URL: '',
+        BENCH_CPU_PROF: '',
+        BENCH_ONLY: '',
+        BENCH_PHASES: '',
+        BENCH_RABBITMQ: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -65,6 +86,7 @@ describe('npm run bench (BENCH_QUICK)', () => {
     if (outputDir) await rm(outputDir, { recursive: true, force: true });
   });
 
+  // About a minute on a quiet machine, several on a busy one: every workload starts processes of its own.
   it('reports every workload, the references, the streams, wake-up latencies, RSS and the targets', async () => {
     outputDir = await mkdtemp(path.join(os.tmpdir(), 'miniqueue-bench-test-'));
     const run = await runQuickBench(outputDir);
@@ -73,8 +95,22 @@ describe('npm run bench (BENCH_QUICK)', () => {
     const files = (await readdir(outputDir)).sort();
     expect(files.filter((file) => file.endsWith('.json'))).toHaveLength(1);
     expect(files.filter((file) => file.endsWith('.txt'))).toHaveLength(1);
-    const results = JSON.parse(await readFile(path.join(outputDir, files.find((file) => file.endsWith('.json'))!), 'utf8')) as BenchResults;
-    const text = await readFile(path.join(outputDir, files.find((file) => file.endsWith('.txt'))!), 'utf8');
+    const results = JSON.parse(
+      await readFile(
+        path.join(
+          outputDir,
+          files.find((file) => file.endsWith('.json'))!,
+        ),
+        'utf8',
+      ),
+    ) as BenchResults;
+    const text = await readFile(
+      path.join(
+        outputDir,
+        files.find((file) => file.endsWith('.txt'))!,
+      ),
+      'utf8',
+    );
 
     expect(results.quick).toBe(true);
     expect(results.workloads.map((workload) => workload.id)).toEqual(WORKLOADS);
@@ -109,8 +145,12 @@ describe('npm run bench (BENCH_QUICK)', () => {
       expect(workload.rate, workload.id).toBeGreaterThan(0);
       expect(workload.brokerCpuSeconds, workload.id).not.toBeNull();
     }
-    expect(stream.workloads.find((workload) => workload.id === 'stream_fan_out')!.extra.copies).toBe(4 * stream.workloads.find((workload) => workload.id === 'stream_fan_out')!.messages);
+    expect(stream.workloads.find((workload) => workload.id === 'stream_fan_out')!.extra.copies).toBe(
+      4 * stream.workloads.find((workload) => workload.id === 'stream_fan_out')!.messages,
+    );
     expect(stream.latency!.latency.samples).toBeGreaterThan(0);
+    // The same with the publisher on one broker and the subscriber on a second on the same database.
+    expect(stream.latencyTwoBrokers!.latency.samples).toBeGreaterThan(0);
     expect(stream.idle!.opened).toBe(stream.idle!.streams);
     expect(stream.idle!.rssOpen).toBeGreaterThan(0);
     expect(stream.stoppedReader!.rssPeak).toBeGreaterThanOrEqual(stream.stoppedReader!.rssBefore);
@@ -121,7 +161,7 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(results.brokers.length).toBeGreaterThanOrEqual(7);
     for (const broker of results.brokers) expect(broker.peakRssBytes, broker.name).toBeGreaterThan(0);
     expect(results.postgres.settings.fsync).toBeDefined();
-    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history']);
+    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry']);
 
     expect(results.targets).toHaveLength(21);
     for (const target of results.targets) {
@@ -140,5 +180,5 @@ describe('npm run bench (BENCH_QUICK)', () => {
       expect(report).toContain('MINIQUEUE over the stream');
       expect(report).toContain('RABBITMQ: ');
     }
-  }, 180_000);
+  }, 420_000);
 });

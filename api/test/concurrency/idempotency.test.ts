@@ -4,8 +4,7 @@ import { topology } from '../helpers/fixtures.js';
 
 let mq: TestBroker;
 let shop: string;
-const count = async (topic: string) =>
-  (await mq.pool.query('SELECT count(*)::int AS n FROM message WHERE topic_name = $1', [topic])).rows[0].n as number;
+const count = async (topic: string) => (await mq.pool.query('SELECT count(*)::int AS n FROM message WHERE topic_name = $1', [topic])).rows[0].n as number;
 const publish = (topic: string, body: unknown, key: string | undefined, credential = shop) =>
   mq.post(`/api/v1/topics/${topic}/messages`, body, credential, key ? { 'Idempotency-Key': key } : {});
 
@@ -60,11 +59,7 @@ describe('Idempotency-Key', () => {
     const batch = await mq.post(
       '/api/v1/topics/refunds/messages/batch',
       {
-        messages: [
-          { payload: 'r1', idempotency_key: 'r-1' },
-          { payload: 'r2' },
-          { payload: 'r1', idempotency_key: 'r-1' },
-        ],
+        messages: [{ payload: 'r1', idempotency_key: 'r-1' }, { payload: 'r2' }, { payload: 'r1', idempotency_key: 'r-1' }],
       },
       shop,
     );

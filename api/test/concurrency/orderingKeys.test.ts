@@ -45,9 +45,7 @@ describe('ordering keys with competing consumers on two instances', () => {
     const consumerKey = await a.clientKey('ordered-consumers', ['consume:ordered-q']);
     // The database itself refuses a second held message of one key for this run: a claim that broke
     // the guarantee would fail (and the test with it) the moment it happened, on either instance.
-    await a.pool.query(
-      `CREATE UNIQUE INDEX test_one_held_per_key ON message (queue_name, ordering_key) WHERE status = 'UNACKED' AND ordering_key IS NOT NULL`,
-    );
+    await a.pool.query(`CREATE UNIQUE INDEX test_one_held_per_key ON message (queue_name, ordering_key) WHERE status = 'UNACKED' AND ordering_key IS NOT NULL`);
     const total = KEYS * PER_KEY;
     const held: Held[] = [];
     let ackedCount = 0;

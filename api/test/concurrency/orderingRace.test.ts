@@ -18,9 +18,7 @@ afterAll(() => mq.stop());
 const consume = (queue: string) => mq.post(`/api/v1/queues/${queue}/consume`, undefined, worker);
 /** Backends of this database waiting for a lock: the statement we expect to be blocked is. */
 const waitingForLock = async () => {
-  const { rows } = await mq.pool.query(
-    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-  );
+  const { rows } = await mq.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
   return rows[0].n as number;
 };
 
@@ -40,7 +38,7 @@ describe('ordering keys under races', () => {
       expect(published.stored).toBe(true);
       // The ack of the head waits for that lock; its snapshot is older than the publish.
       const acked = mq.post(`/api/v1/messages/${head.body.message_id}/ack`, undefined, worker);
-      await eventually(async () => (await waitingForLock()) > 0, "the ack to wait for the group lock");
+      await eventually(async () => (await waitingForLock()) > 0, 'the ack to wait for the group lock');
       await publisher.query('COMMIT');
       expect((await acked).status).toBe(200);
     } finally {

@@ -25,9 +25,9 @@ describe('two instances writing rates into the same buckets', () => {
       );
       published += 20;
       await Promise.all([a, b].map((mq) => mq.post('/api/v1/queues/both-2/receive', { max_messages: 3 }, a.adminKey)));
-      await Promise.all([a, b, a, b].map((mq) => mq.broker.rateRecorder.runOnce()));
+      await Promise.all([a, b, a, b].map((mq) => mq.broker.core.rateRecorder.runOnce()));
     }
-    await Promise.all([a, b].map((mq) => mq.broker.rateRecorder.runOnce()));
+    await Promise.all([a, b].map((mq) => mq.broker.core.rateRecorder.runOnce()));
     const series = (await a.get('/api/v1/dashboard/rates?window_seconds=300', a.adminKey)).body;
     const total = (field: string) => series.buckets.reduce((sum: number, bucket: Record<string, number>) => sum + bucket[field], 0);
     expect([total('published'), total('enqueued'), total('delivered')]).toEqual([published, published * 3, rounds * 6]);

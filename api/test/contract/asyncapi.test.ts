@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticSeverity, Parser, fromFile } from '@asyncapi/parser';
 import { OpenAPISchemaParser } from '@asyncapi/openapi-schema-parser';
 import { ASYNCAPI_PATH } from '../../src/http/routes/ops.js';
+import { EVENTS_DROPPED, MAX_ACK_IDS, MAX_FRAMES_PER_MESSAGE, MAX_PREFETCH, MONITOR_VERBS, STREAM_PATH, STREAM_SUBPROTOCOL } from '@miniqueue/sdk';
+import { droppedMarker, monitorEventsOfTopology } from '../../src/realtime/monitorEvents.js';
 import { FRAME_TYPES } from '../../src/stream/frames.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { openapi } from '../helpers/contract.js';
@@ -89,11 +91,32 @@ describe('asyncapi.yaml describes /ws/v1/stream', () => {
     }
   });
 
+  it('carries the live feed’s events as /ws/monitor sends them, every event type the broker has', () => {
+    expect(frameSchema('EventFrame').properties.event).toEqual({ $ref: '#/components/schemas/MonitorEvent' });
+    const types = asyncapi.components.schemas.MonitorEvent.properties.eventType.enum;
+    expect([...types].sort()).toEqual(['CREATED', ...Object.keys(MONITOR_VERBS), EVENTS_DROPPED].sort());
+    const timestamp = new Date().toISOString();
+    const created = monitorEventsOfTopology({ kind: 'queue', op: 'INSERT', name: 'email-queue' }, timestamp)[0];
+    for (const event of [created, droppedMarker(3, timestamp)]) {
+      expect(payloadProblems('event', { type: 'event', sub: 'w', event }), JSON.stringify(event)).toBeNull();
+    }
+  });
+
   it('has examples, and every example is what its schema allows', () => {
     for (const [name, message] of Object.entries<any>(asyncapi.components.messages)) {
       expect(message.examples?.length, name).toBeGreaterThan(0);
       for (const example of message.examples) expect(payloadProblems(name, example.payload), `${name}: ${example.name}`).toBeNull();
     }
+  });
+
+  it('has the bounds and the subprotocol that the SDK writes once, for the broker and its clients', () => {
+    const channel = asyncapi.channels.stream;
+    expect(channel.address).toBe(STREAM_PATH);
+    expect(channel['x-subprotocol']).toBe(STREAM_SUBPROTOCOL);
+    expect(frameSchema('ClientFrames').maxItems).toBe(MAX_FRAMES_PER_MESSAGE);
+    expect(frameSchema('AckFrame').properties.ids.maxItems).toBe(MAX_ACK_IDS);
+    expect(asyncapi.components.schemas.Prefetch.maximum).toBe(MAX_PREFETCH);
+    expect(frameSchema('CreditFrame').properties.prefetch.maximum).toBe(MAX_PREFETCH);
   });
 
   it('the frame check refuses what the document does not have', () => {

@@ -21,7 +21,9 @@ describe('openapi.yaml is the contract', () => {
   });
 
   it('every served route is in the spec, and every path in the spec is served', () => {
-    const served = servedRoutes().map((route) => route.key).sort();
+    const served = servedRoutes()
+      .map((route) => route.key)
+      .sort();
     const specified = operations.map((op) => `${op.method} ${op.path}`).sort();
     expect(served).toEqual(specified);
   });

@@ -60,9 +60,15 @@ describe('migration 0005', () => {
     ).rows;
     expect(after).toEqual(before);
     const reasons = (await db.query(`SELECT dead_reason, count(*)::int AS n FROM message_dead GROUP BY 1 ORDER BY 1`)).rows;
-    expect(reasons).toEqual([{ dead_reason: 'EXPIRED', n: 250 }, { dead_reason: 'NACKED', n: 250 }]);
+    expect(reasons).toEqual([
+      { dead_reason: 'EXPIRED', n: 250 },
+      { dead_reason: 'NACKED', n: 250 },
+    ]);
     const counted = (await db.query(`SELECT queue_name, sum(acked)::int AS acked FROM queue_counter GROUP BY 1 ORDER BY 1`)).rows;
-    expect(counted).toEqual([{ queue_name: 'mail', acked: 250 }, { queue_name: 'stock', acked: 250 }]);
+    expect(counted).toEqual([
+      { queue_name: 'mail', acked: 250 },
+      { queue_name: 'stock', acked: 250 },
+    ]);
     // New messages continue the old numbering.
     await db.query(`INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at)
                     VALUES (miniqueue_uuidv7(), 'mail', 'orders', 'new', '{}', 'PENDING', now(), now())`);

@@ -6,6 +6,7 @@ import { inspect } from 'node:util';
 import { createLogger } from '../../src/logging.js';
 import { NotificationBus } from '../../src/realtime/bus.js';
 import { createServer, type Broker } from '../../src/server.js';
+import { createBrokerCore } from '../../src/brokerCore.js';
 import { reportServiceHealth } from '../../src/http/routes/ops.js';
 import { serviceOf } from '../../src/lifecycle/lifecycle.js';
 import { ServiceGroup } from '../../src/lifecycle/serviceGroup.js';
@@ -65,7 +66,8 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
       logs?.push(line);
     },
   });
-  const broker = await createServer({ config, pool, bus, logger, listen: options.listen === true });
+  const core = createBrokerCore({ config, pool, bus, logError: (message, error) => logger.error({ err: error }, message) });
+  const broker = await createServer({ config, pool, bus, core, logger, listen: options.listen === true });
   if (logs) {
     broker.server.events.on({ name: 'request', channels: ['app', 'error', 'internal'] }, (_request, event) => {
       logs.push(inspect(event, { depth: 6 }));
@@ -73,7 +75,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     broker.server.events.on('log', (event) => void logs.push(inspect(event, { depth: 6 })));
   }
   reportServiceHealth(broker.server, () => services.health());
-  await services.startAll([...broker.services, broker.http]);
+  await services.startAll([...core.services, ...broker.services, broker.http]);
   const http = httpClient(broker.server);
   return {
     ...http,

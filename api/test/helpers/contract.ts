@@ -77,7 +77,9 @@ export function checkResponse(method: string, url: string, status: number, body:
   if (!contentType.includes('application/json')) throw new Error(`${operation.operationId} ${status}: expected JSON, got ${contentType}`);
   const validate = validatorFor(media.schema);
   if (!validate(body)) {
-    throw new Error(`${operation.operationId} ${status} does not match openapi.yaml: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+    throw new Error(
+      `${operation.operationId} ${status} does not match openapi.yaml: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
   }
 }
 

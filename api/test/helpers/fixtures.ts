@@ -1,11 +1,7 @@
 import type { TestBroker } from './broker.js';
 
-/** Creates a topic and queues bound to it; returns nothing, throws on any failure. */
-export async function topology(
-  mq: TestBroker,
-  topic: string,
-  queues: { name: string; ack_timeout_seconds?: number; max_retries?: number }[],
-): Promise<void> {
+/** Creates a topic and queues bound to it (with any settings); returns nothing, throws on any failure. */
+export async function topology(mq: TestBroker, topic: string, queues: ({ name: string } & Record<string, unknown>)[]): Promise<void> {
   const created = await mq.post('/api/v1/topics', { name: topic }, mq.adminKey);
   if (created.status !== 201) throw new Error(`topic ${topic}: ${created.status}`);
   for (const queue of queues) {

@@ -5,7 +5,6 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
 import './provided.js';
 
-
 /**
  * One PostgreSQL server for the whole run; each test file makes its own database on it.
  * DATABASE_URL if given, else a container when a container runtime answers, else embedded.

@@ -8,7 +8,11 @@ export interface TestResponse<T = any> {
 }
 
 export interface HttpClient {
-  request<T = any>(method: string, url: string, options?: { body?: unknown; key?: string; headers?: Record<string, string>; rawBody?: string }): Promise<TestResponse<T>>;
+  request<T = any>(
+    method: string,
+    url: string,
+    options?: { body?: unknown; key?: string; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<TestResponse<T>>;
   get<T = any>(url: string, key?: string): Promise<TestResponse<T>>;
   post<T = any>(url: string, body?: unknown, key?: string, headers?: Record<string, string>): Promise<TestResponse<T>>;
   patch<T = any>(url: string, body?: unknown, key?: string): Promise<TestResponse<T>>;

@@ -1,5 +1,5 @@
 import { createHook } from 'node:async_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * Timers alive in this process, unref'd ones included (process.getActiveResourcesInfo() leaves
@@ -29,9 +29,8 @@ export function activeHandles(): Record<string, number> {
 /** Sessions open on a database, other than the one asking. */
 export async function databaseSessions(admin: pg.Client, databaseUrl: string): Promise<number> {
   const database = new URL(databaseUrl).pathname.slice(1);
-  const { rows } = await admin.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-    [database],
-  );
+  const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+    database,
+  ]);
   return rows[0].n;
 }

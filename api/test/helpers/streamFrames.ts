@@ -30,7 +30,10 @@ ajv.addSchema({ $id: ASYNCAPI_URL, components: { schemas: asyncapi.components.sc
 /** A node of asyncapi.yaml by a local `$ref`, following references to references. */
 export function resolveLocal(node: any): any {
   if (typeof node?.$ref !== 'string' || !node.$ref.startsWith('#/')) return node;
-  const parts = node.$ref.slice(2).split('/').map((part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = node.$ref
+    .slice(2)
+    .split('/')
+    .map((part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   return resolveLocal(parts.reduce((at: any, part: string) => at?.[part], asyncapi));
 }
 

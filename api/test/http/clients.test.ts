@@ -64,7 +64,7 @@ describe('clients and API keys', () => {
     }
   });
 
-  it('changes a client\'s scopes, validated as on registration; the key stays', async () => {
+  it("changes a client's scopes, validated as on registration; the key stays", async () => {
     const key = await a.clientKey('changing', ['view']);
     const changed = await a.patch('/api/v1/clients/Changing', { scopes: ['CONSUME:email', 'publish:*', 'consume:email'] }, a.adminKey);
     expect(changed.status).toBe(200);
@@ -112,7 +112,7 @@ describe('clients and API keys', () => {
     expect(again).not.toBe(key);
   });
 
-  it('a client registered again under a revoked name holds none of the old one\'s leases', async () => {
+  it("a client registered again under a revoked name holds none of the old one's leases", async () => {
     await a.post('/api/v1/topics', { name: 'handover' }, a.adminKey);
     await a.post('/api/v1/queues', { name: 'handover-q', topic_name: 'handover' }, a.adminKey);
     const old = await a.clientKey('worker-x', ['consume:handover-q']);

@@ -8,7 +8,8 @@ import { topology } from '../helpers/fixtures.js';
 
 /**
  * The dashboard's counts, the Prometheus gauges and the depth sample must cost the same with a
- * backlog of any size: none of them may read the pending messages one by one. Each statement runs
+ * backlog of any size: none of them may read the pending messages one by one (the oldest pending
+ * age is the head of the claim index, one message per queue). Each statement runs
  * under EXPLAIN ANALYZE here, and the rows its plan read from the live table are added up.
  */
 const PENDING = 6_000;
@@ -67,17 +68,25 @@ describe(`with ${PENDING.toLocaleString('en-US')} pending in each of two queues`
   it('the per-queue counts (dashboard queues, Prometheus gauges) read one message per queue at most', async () => {
     const reads: number[] = [];
     const rows = await statsByQueue(measuring(reads));
-    expect(rows.map((row) => [row.queue, row.pending])).toEqual([['deep', PENDING], ['deep-too', PENDING], ['shallow', 1]]);
+    expect(rows.map((row) => [row.queue, row.pending])).toEqual([
+      ['deep', PENDING],
+      ['deep-too', PENDING],
+      ['shallow', 1],
+    ]);
     // The oldest pending message's age: the head of the claim index, one row per queue.
     expect(reads[0]).toBeLessThanOrEqual(3);
   });
 
-  it('the depth sample of the rate recorder reads none', async () => {
+  it('the depth sample of the rate recorder reads one message per queue at most (the oldest pending)', async () => {
     const reads: number[] = [];
     const bucket = Math.floor(Date.now() / 5_000) * 5_000 - 600_000;
     await ratesFlush(measuring(reads), { queues: [], topics: [], pollers: [] }, bucket);
-    expect(reads).toEqual([0]);
+    expect(reads[0]).toBeLessThanOrEqual(3);
     const { rows } = await mq.pool.query('SELECT queue_name, depth FROM queue_rate WHERE bucket = $1 ORDER BY 1', [new Date(bucket)]);
-    expect(rows).toEqual([{ queue_name: 'deep', depth: PENDING }, { queue_name: 'deep-too', depth: PENDING }, { queue_name: 'shallow', depth: 1 }]);
+    expect(rows).toEqual([
+      { queue_name: 'deep', depth: PENDING },
+      { queue_name: 'deep-too', depth: PENDING },
+      { queue_name: 'shallow', depth: 1 },
+    ]);
   });
 });

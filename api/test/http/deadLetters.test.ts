@@ -7,7 +7,10 @@ let mq: TestBroker;
 
 beforeAll(async () => {
   mq = await startTestBroker();
-  await topology(mq, 'jobs', [{ name: 'work', max_retries: 1 }, { name: 'audit', max_retries: 0 }]);
+  await topology(mq, 'jobs', [
+    { name: 'work', max_retries: 1 },
+    { name: 'audit', max_retries: 0 },
+  ]);
 });
 afterAll(() => mq.stop());
 

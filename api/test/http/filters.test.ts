@@ -25,12 +25,14 @@ describe('filtered subscriptions', () => {
     'f-traced': { header: 'trace', exists: true },
     'f-untraced': { header: 'trace', exists: false },
     'f-not-eu': { not: { header: 'region', equals: 'eu' } },
-    'f-eu-orders': { and: [{ header: 'region', equals: 'eu' }, { header: 'type', prefix: 'order.' }] },
-    'f-nested': {
-      or: [
-        { and: [{ header: 'region', equals: 'us' }, { not: { header: 'test', exists: true } }] },
-        { header: 'priority', one_of: ['high'] },
+    'f-eu-orders': {
+      and: [
+        { header: 'region', equals: 'eu' },
+        { header: 'type', prefix: 'order.' },
       ],
+    },
+    'f-nested': {
+      or: [{ and: [{ header: 'region', equals: 'us' }, { not: { header: 'test', exists: true } }] }, { header: 'priority', one_of: ['high'] }],
     },
   };
 
@@ -59,7 +61,12 @@ describe('filtered subscriptions', () => {
   it('a batch is filtered item by item', async () => {
     const response = await mq.post(
       '/api/v1/topics/events/messages/batch',
-      { messages: [{ payload: 'a', headers: { region: 'eu' } }, { payload: 'b', headers: { region: 'ca' } }] },
+      {
+        messages: [
+          { payload: 'a', headers: { region: 'eu' } },
+          { payload: 'b', headers: { region: 'ca' } },
+        ],
+      },
       mq.adminKey,
     );
     expect(response.body.results.map((r: { queues: string[] }) => r.queues)).toEqual([

@@ -32,8 +32,7 @@ async function drain(queue: string) {
   }
 }
 
-const pendingIn = async (queue: string) =>
-  (await mq.pool.query(`SELECT count(*)::int AS n FROM message WHERE queue_name = $1`, [queue])).rows[0].n as number;
+const pendingIn = async (queue: string) => (await mq.pool.query(`SELECT count(*)::int AS n FROM message WHERE queue_name = $1`, [queue])).rows[0].n as number;
 
 /** `count` acked messages of `queue`, published a minute apart from `minutesAgo` minutes ago. */
 async function ackedHistory(queue: string, count: number, minutesAgo = 60) {

@@ -18,17 +18,14 @@ afterAll(() => mq.stop());
 const replay = (since: string) => mq.post('/api/v1/queues/years-q/replay', { since, dry_run: true }, mq.adminKey);
 
 describe('replay since', () => {
-  it.each([
-    '+010000-01-01T00:00:00Z',
-    '+275760-09-13T00:00:00Z',
-    '-000001-01-01T00:00:00Z',
-    '-271821-04-20T00:00:00Z',
-    '9999-12-31T23:30:00-01:00',
-  ])('%s is 400 naming since', async (since) => {
-    const refused = await replay(since);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'since', message: expect.stringMatching(/0001 to 9999/) }] });
-  });
+  it.each(['+010000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '-000001-01-01T00:00:00Z', '-271821-04-20T00:00:00Z', '9999-12-31T23:30:00-01:00'])(
+    '%s is 400 naming since',
+    async (since) => {
+      const refused = await replay(since);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'since', message: expect.stringMatching(/0001 to 9999/) }] });
+    },
+  );
 
   it('logs nothing at error level', () => {
     expect(capturedLogLines().filter((line) => line.startsWith('{') && JSON.parse(line).level >= 50)).toEqual([]);

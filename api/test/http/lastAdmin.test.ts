@@ -104,7 +104,10 @@ describe('bootstrap, whatever state it meets', () => {
   it('a configured key that another client holds is a clear error at boot, without the key', async () => {
     const { rows } = await pool.query<{ key_hash: Buffer }>(`SELECT key_hash FROM client WHERE name = $1 AND revoked_at IS NULL`, [BOOTSTRAP_CLIENT]);
     const taken = newApiKey();
-    await pool.query(`INSERT INTO client (id, name, scopes, key_hash, key_prefix) VALUES (gen_random_uuid(), 'holder', '{view}', $1, $2)`, [taken.hash, taken.prefix]);
+    await pool.query(`INSERT INTO client (id, name, scopes, key_hash, key_prefix) VALUES (gen_random_uuid(), 'holder', '{view}', $1, $2)`, [
+      taken.hash,
+      taken.prefix,
+    ]);
     const refused = ensureAdmin(pool, taken.key);
     await expect(refused).rejects.toThrow(/MINIQUEUE_BOOTSTRAP_ADMIN_KEY is the key of the client holder/);
     await expect(refused.catch((error: Error) => error.message)).resolves.not.toContain(taken.key);

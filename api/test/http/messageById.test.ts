@@ -74,7 +74,7 @@ describe('GET /api/v1/messages/{id}', () => {
     expect((await mq.get(`/api/v1/messages/${id}`, everyQueue)).status).toBe(200);
   });
 
-  it("answers a consumer of another queue exactly as for an id that does not exist", async () => {
+  it('answers a consumer of another queue exactly as for an id that does not exist', async () => {
     const id = await messageIn('PENDING');
     const outsider = await mq.clientKey('byid-outsider', ['consume:byid-other', 'publish:byid']);
     const hidden = await mq.get(`/api/v1/messages/${id}`, outsider);

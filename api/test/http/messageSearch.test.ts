@@ -76,7 +76,8 @@ describe('finding a message', () => {
          FROM generate_series(1, $1)`,
       [TOTAL_CAP + 10],
     );
-    const needle = (await mq.post('/api/v1/topics/events/messages', { payload: 'needle', headers: { customer: 'needle' }, delay_seconds: 900 }, mq.adminKey)).body.message_ids[0];
+    const needle = (await mq.post('/api/v1/topics/events/messages', { payload: 'needle', headers: { customer: 'needle' }, delay_seconds: 900 }, mq.adminKey))
+      .body.message_ids[0];
     const first = await list('header=customer%3Dneedle');
     expect(first.items).toEqual([]);
     expect(first.next_cursor).not.toBeNull();

@@ -50,8 +50,12 @@ describe('ordering keys and operator transitions', () => {
     const b1 = await kill('bulk-q', 'bad address');
     const b2 = await kill('bulk-q', 'bad amount');
     const dead = await mq.get('/api/v1/dashboard/dlq?queue=bulk-q', mq.adminKey);
-    expect(dead.body.items.map((m: { dead_reason: string; dead_detail: string; ordering_key: string }) => [m.dead_reason, m.dead_detail, m.ordering_key]))
-      .toEqual([['NACKED', 'bad address', 'b'], ['NACKED', 'bad amount', 'b']]);
+    expect(
+      dead.body.items.map((m: { dead_reason: string; dead_detail: string; ordering_key: string }) => [m.dead_reason, m.dead_detail, m.ordering_key]),
+    ).toEqual([
+      ['NACKED', 'bad address', 'b'],
+      ['NACKED', 'bad amount', 'b'],
+    ]);
     const b3 = await consume('bulk-q');
     expect(b3?.payload).toBe('b3');
 
@@ -64,7 +68,10 @@ describe('ordering keys and operator transitions', () => {
     expect(await statusOf(b1)).toBe('PENDING');
     const pending = await mq.get('/api/v1/queues/bulk-q/messages?status=PENDING&order=desc', mq.adminKey);
     expect(pending.body).toMatchObject({ total: 2, total_exact: true });
-    expect(pending.body.items.map((m: { message_id: string; status: string }) => [m.message_id, m.status])).toEqual([[b2, 'PENDING'], [b1, 'PENDING']]);
+    expect(pending.body.items.map((m: { message_id: string; status: string }) => [m.message_id, m.status])).toEqual([
+      [b2, 'PENDING'],
+      [b1, 'PENDING'],
+    ]);
     const byHeader = await mq.get('/api/v1/queues/bulk-q/messages?header=region%3Deu', mq.adminKey);
     expect(byHeader.body.items.map((m: { message_id: string }) => m.message_id)).toEqual([b3!.message_id]);
 
@@ -104,8 +111,10 @@ describe('ordering keys and operator transitions', () => {
     await groupMatchesLiveRows('hist-q', 'h');
     expect(await consume('hist-q')).toBeNull();
     const listed = await mq.get('/api/v1/queues/hist-q/messages?status=PENDING', mq.adminKey);
-    expect(listed.body.items.map((m: { payload: string; status: string; ordering_key: string }) => [m.payload, m.status, m.ordering_key]))
-      .toEqual([['h1', 'PENDING', 'h'], ['h2', 'PENDING', 'h']]);
+    expect(listed.body.items.map((m: { payload: string; status: string; ordering_key: string }) => [m.payload, m.status, m.ordering_key])).toEqual([
+      ['h1', 'PENDING', 'h'],
+      ['h2', 'PENDING', 'h'],
+    ]);
 
     await ack(h3!.message_id);
     const copy1 = await consume('hist-q');

@@ -148,7 +148,12 @@ describe('ordering keys', () => {
     expect(created.status).toBe(201);
     const batch = await mq.post(
       '/api/v1/topics/strict-eu/messages/batch',
-      { messages: [{ payload: 'us', headers: { region: 'us' } }, { payload: 'eu', headers: { region: 'eu' } }] },
+      {
+        messages: [
+          { payload: 'us', headers: { region: 'us' } },
+          { payload: 'eu', headers: { region: 'eu' } },
+        ],
+      },
       mq.adminKey,
     );
     expect(batch.status).toBe(400);
@@ -161,12 +166,14 @@ describe('ordering keys', () => {
 
   it('groups with nothing live are forgotten, and a key used again starts a new group in order', async () => {
     await topology(mq, 'once', [{ name: 'once-q' }]);
-    const groups = async () =>
-      (await mq.pool.query(`SELECT ordering_key, live FROM ordering_group WHERE queue_name = 'once-q' ORDER BY 1`)).rows;
+    const groups = async () => (await mq.pool.query(`SELECT ordering_key, live FROM ordering_group WHERE queue_name = 'once-q' ORDER BY 1`)).rows;
     await publish('once', 'done', 'done');
     await ack((await consume('once-q'))!.message_id);
     await publish('once', 'waiting', 'busy');
-    expect(await groups()).toEqual([{ ordering_key: 'busy', live: 1 }, { ordering_key: 'done', live: 0 }]);
+    expect(await groups()).toEqual([
+      { ordering_key: 'busy', live: 1 },
+      { ordering_key: 'done', live: 0 },
+    ]);
     expect(await orderingGroupCleanup(mq.pool).runOnce()).toBeGreaterThanOrEqual(1);
     expect(await groups()).toEqual([{ ordering_key: 'busy', live: 1 }]);
     await publish('once', 'again 1', 'done');

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => mq.stop());
 
-const flush = () => mq.broker.rateRecorder.runOnce();
+const flush = () => mq.broker.core.rateRecorder.runOnce();
 type Bucket = Record<string, number | string | null>;
 const sum = (buckets: Bucket[], field: string) => buckets.reduce((total, b) => total + Number(b[field]), 0);
 
@@ -70,9 +70,12 @@ describe('message rates', () => {
 
   it('keeps per-minute totals that agree with the buckets, depth included', async () => {
     await publishOne(mq, 'orders', 'c');
+    // The depth is sampled by a bucket's first write: one in the next bucket sees what is pending now,
+    // whichever writer (this flush or the broker's own 5-second one) gets there first.
+    const nextBucket = bucketOf(Date.now()) + BUCKET_MS;
+    await new Promise((resolve) => setTimeout(resolve, nextBucket - Date.now() + 20));
     await flush();
-    const read = (queue: string | null, source: RateSource) =>
-      ratesSeries(mq.pool, { queue, fromMs: Date.now() - 3_600_000, resolutionSeconds: 60, source });
+    const read = (queue: string | null, source: RateSource) => ratesSeries(mq.pool, { queue, fromMs: Date.now() - 3_600_000, resolutionSeconds: 60, source });
     for (const queue of [null, 'billing', 'shipping', 'idle']) {
       const [buckets, minutes] = [await read(queue, 'buckets'), await read(queue, 'minutes')];
       expect(minutes).toEqual(buckets);
@@ -86,7 +89,12 @@ describe('message rates', () => {
   it('samples the depth of every queue once per bucket, the first writer only', async () => {
     // A recorder whose clock says half an hour ago, so the broker's own writes never touch its bucket.
     const at = bucketOf(Date.now()) - 30 * 60_000;
-    const recorder = new RateRecorder(mq.pool, new RateCounter(), () => undefined, () => at + BUCKET_MS + 50);
+    const recorder = new RateRecorder(
+      mq.pool,
+      new RateCounter(),
+      () => undefined,
+      () => at + BUCKET_MS + 50,
+    );
     const depthAt = async (queue: string) =>
       (await mq.pool.query('SELECT depth FROM queue_rate WHERE queue_name = $1 AND bucket = $2', [queue, new Date(at)])).rows[0]?.depth;
     await recorder.runOnce();
@@ -98,8 +106,7 @@ describe('message rates', () => {
     await recorder.runOnce();
     expect(await depthAt('shipping')).toBe(pending + 1000);
     // The series reads it, and a queue with nothing pending in a sampled bucket has depth 0.
-    const bucketOfSeries = async (queue: string) =>
-      (await series(`?queue=${queue}`)).buckets.find((b) => Date.parse(b.at as string) === at);
+    const bucketOfSeries = async (queue: string) => (await series(`?queue=${queue}`)).buckets.find((b) => Date.parse(b.at as string) === at);
     expect((await bucketOfSeries('shipping'))?.depth).toBe(pending + 1000);
     expect((await bucketOfSeries('idle'))?.depth).toBe(0);
   });

@@ -33,7 +33,10 @@ describe('acked retention', () => {
     expect(forgotten).not.toBe(kept);
     // The acked count comes from counters, so it counts what was not kept too.
     const stats = (await mq.get('/api/v1/dashboard/queues', mq.adminKey)).body;
-    expect(stats.map((row: { queue: string; acked: number }) => [row.queue, row.acked])).toEqual([['forgotten', 1], ['kept', 1]]);
+    expect(stats.map((row: { queue: string; acked: number }) => [row.queue, row.acked])).toEqual([
+      ['forgotten', 1],
+      ['kept', 1],
+    ]);
     expect((await mq.get('/api/v1/dashboard/overview', mq.adminKey)).body.acked).toBe(2);
   });
 
@@ -55,9 +58,7 @@ describe('acked retention', () => {
     const { rows } = await mq.pool.query(`SELECT miniqueue_acked_partitions_drop(now() + interval '2 hours') AS dropped`);
     expect(rows[0].dropped).toBeGreaterThanOrEqual(2);
     expect(await countIn('message_acked')).toBe(0);
-    const deleted = await mq.pool.query(
-      `SELECT coalesce(sum(n_tup_del), 0)::int AS n FROM pg_stat_user_tables WHERE relname LIKE 'message_acked%'`,
-    );
+    const deleted = await mq.pool.query(`SELECT coalesce(sum(n_tup_del), 0)::int AS n FROM pg_stat_user_tables WHERE relname LIKE 'message_acked%'`);
     expect(deleted.rows[0].n).toBe(0);
     // The next pass makes the coming hours' partitions again; acks go on meanwhile.
     await publishOne(mq, 'ret', 'two');

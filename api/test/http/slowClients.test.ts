@@ -65,10 +65,14 @@ describe('slow clients are cut off', () => {
 
   it('a body trickled a byte at a time is cut off at the request timeout, and nothing is stored', async () => {
     const body = JSON.stringify({ payload: 'x'.repeat(300) });
-    const exchange = await rawExchange(mq.url, async (socket) => {
-      socket.write(publishHead(body.length));
-      await trickle(socket, body, 100);
-    }, GIVE_UP_MS);
+    const exchange = await rawExchange(
+      mq.url,
+      async (socket) => {
+        socket.write(publishHead(body.length));
+        await trickle(socket, body, 100);
+      },
+      GIVE_UP_MS,
+    );
     expect(exchange.closedAfterMs).toBeLessThan(REQUEST_S * 1000 + SLACK_MS);
     expect(exchange.status).not.toBe(201);
     const { rows } = await mq.pool.query('SELECT count(*)::int AS n FROM message');
@@ -106,10 +110,14 @@ describe('what the bounds do not cut', () => {
 
   it('a client that sends at a normal pace is served', async () => {
     const body = JSON.stringify({ payload: 'steady' });
-    const exchange = await rawExchange(mq.url, async (socket) => {
-      socket.write(publishHead(body.length));
-      await trickle(socket, body, 20);
-    }, 3_000);
+    const exchange = await rawExchange(
+      mq.url,
+      async (socket) => {
+        socket.write(publishHead(body.length));
+        await trickle(socket, body, 20);
+      },
+      3_000,
+    );
     expect(exchange.status).toBe(201);
   });
 });

@@ -35,10 +35,7 @@ async function park(id: string): Promise<void> {
 }
 
 /** Each event returns its HTTP status, or null when it is a background job (no answer to check). */
-const events: Record<
-  string,
-  { allowedFrom: Status[]; repeatFrom?: Status[]; run: (id: string) => Promise<number | null>; after: Status }
-> = {
+const events: Record<string, { allowedFrom: Status[]; repeatFrom?: Status[]; run: (id: string) => Promise<number | null>; after: Status }> = {
   ack: {
     allowedFrom: ['UNACKED'],
     // The holder's own ack again (its first answer lost): answered as done, and nothing changes.

@@ -68,9 +68,7 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    expect((await mq.post('/api/v1/topics/v/messages', {}, mq.adminKey)).body.errors).toEqual([
-      { field: 'payload', message: 'is required' },
-    ]);
+    expect((await mq.post('/api/v1/topics/v/messages', {}, mq.adminKey)).body.errors).toEqual([{ field: 'payload', message: 'is required' }]);
     expect(fieldsOf((await mq.post('/api/v1/topics/v/messages', { payload: 'x', extra: 1 }, mq.adminKey)).body)).toEqual(['extra']);
     expect(fieldsOf((await mq.post('/api/v1/topics/v/messages', { payload: 'x', delay_seconds: 901 }, mq.adminKey)).body)).toEqual(['delay_seconds']);
     expect(fieldsOf((await mq.post('/api/v1/topics/v/messages', { payload: 'x', headers: { a: 1 } }, mq.adminKey)).body)).toEqual(['headers.a']);
@@ -92,10 +90,16 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
 
   it('takes any cursor the contract describes: a position, which may be past the end', async () => {
     expect((await mq.get('/api/v1/queues/v-q/messages?cursor=0000000000000000000', mq.adminKey)).status).toBe(200);
-    expect((await mq.get('/api/v1/dashboard/dlq?cursor=999999999999999999999999999999999999', mq.adminKey)).body).toMatchObject({ items: [], next_cursor: null });
+    expect((await mq.get('/api/v1/dashboard/dlq?cursor=999999999999999999999999999999999999', mq.adminKey)).body).toMatchObject({
+      items: [],
+      next_cursor: null,
+    });
     // Newest first, the largest position is before every message, and the smallest past the end.
     expect((await mq.get('/api/v1/queues/v-q/messages?order=desc&cursor=999999999999999999999999999999999999', mq.adminKey)).status).toBe(200);
-    expect((await mq.get('/api/v1/queues/v-q/messages?order=desc&cursor=0000000000000000000', mq.adminKey)).body).toMatchObject({ items: [], next_cursor: null });
+    expect((await mq.get('/api/v1/queues/v-q/messages?order=desc&cursor=0000000000000000000', mq.adminKey)).body).toMatchObject({
+      items: [],
+      next_cursor: null,
+    });
   });
 
   it('answers unknown routes and things in the error shape', async () => {

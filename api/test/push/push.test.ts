@@ -173,7 +173,7 @@ describe('where pushes may go', () => {
     // localhost resolves to loopback, which this broker allows: the endpoint is accepted.
     expect((await setPush('rebind-q', { url: `http://localhost:${receiver.port}/rebind` })).status).toBe(201);
     // This instance's own pusher gives way to one whose resolver says the name moved to 10.0.0.5.
-    const own = mq.broker.services.find((service) => service.name === 'push-worker') as PushWorker;
+    const own = mq.broker.core.pushWorker;
     await own.stop();
     const rebound = new PushTargets(mq.config.push, async () => [{ address: '10.0.0.5', family: 4 }]);
     const worker = new PushWorker({

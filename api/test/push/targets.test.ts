@@ -36,7 +36,9 @@ describe('IPv6 addresses that carry an IPv4 address are judged by the IPv4 addre
   });
 
   it('a name that resolves to such an address is refused too', async () => {
-    const resolving = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false }, async () => [{ address: '2002:a00:1::1', family: 6 }]);
+    const resolving = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false }, async () => [
+      { address: '2002:a00:1::1', family: 6 },
+    ]);
     await expect(resolving.check('https://hooks.example.com/')).rejects.toThrow(/embeds 10\.0\.0\.1/);
   });
 

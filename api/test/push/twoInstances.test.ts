@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
 import { topology } from '../helpers/fixtures.js';
-import type { PushWorker } from '../../src/push/pushWorker.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { PUSH_ENV } from './support.js';
 
@@ -45,7 +44,7 @@ describe('push from two instances', () => {
     const set = await first.request('PUT', '/api/v1/queues/both-q/push', { body: { url: `${receiver.url}/both`, max_in_flight: 3 }, key: first.adminKey });
     expect(set.status).toBe(201);
     // Both instances know the endpoint before the messages come (else one might do all the work).
-    const workers = [first, second].map((broker) => broker.broker.services.find((service) => service.name === 'push-worker') as PushWorker);
+    const workers = [first, second].map((broker) => broker.broker.core.pushWorker);
     await Promise.all(workers.map((worker) => worker.refresh()));
     // Which instance takes a message is up to timing: rounds of 60 go on until both have taken
     // part (nearly always after the first or second), so the overlap checks below span two instances.

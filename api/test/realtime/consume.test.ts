@@ -143,9 +143,7 @@ describe('/ws/consume across instances', () => {
     const socket = await consumer(a, 'late');
     await rotationReady([a, b], 'late', 1);
     // An instance that died without closing anything leaves rows naming a session that is gone.
-    await a.pool.query(
-      `INSERT INTO ws_consumer (id, queue_name, instance_id, owner_pid, owner_started) VALUES ('ghost', 'late', 'gone', 0, now())`,
-    );
+    await a.pool.query(`INSERT INTO ws_consumer (id, queue_name, instance_id, owner_pid, owner_started) VALUES ('ghost', 'late', 'gone', 0, now())`);
     await rotationReady([a, b], 'late', 2);
     const leader = hubOf(hubOf(a).coordinator.isLeader ? a : b);
     await leader.dispatcher.purgeOnce();

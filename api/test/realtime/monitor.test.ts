@@ -75,7 +75,9 @@ describe('/ws/monitor', () => {
     expect((await b.post('/api/v1/topics/orders/messages/batch', { messages }, b.adminKey)).status).toBe(201);
     await eventually(() => socket.frames.length >= 1, 'the event');
     await settle();
-    expect(socket.frames).toEqual([expect.objectContaining({ eventType: 'PUBLISHED', queueName: 'email', detail: '100 messages published to email', count: 100 })]);
+    expect(socket.frames).toEqual([
+      expect.objectContaining({ eventType: 'PUBLISHED', queueName: 'email', detail: '100 messages published to email', count: 100 }),
+    ]);
   });
 
   it('drops what a dashboard cannot take in a burst, says how many, and never queues them', async () => {
@@ -84,7 +86,13 @@ describe('/ws/monitor', () => {
     // 5000 events in one go, far more than one dashboard is sent per second.
     const timestamp = new Date().toISOString();
     hub.monitors.publish(
-      Array.from({ length: 5000 }, (_, i) => ({ eventType: 'ACKED', queueName: 'email', detail: `Message id-${i} acknowledged on email`, count: 1, timestamp })),
+      Array.from({ length: 5000 }, (_, i) => ({
+        eventType: 'ACKED',
+        queueName: 'email',
+        detail: `Message id-${i} acknowledged on email`,
+        count: 1,
+        timestamp,
+      })),
     );
     hub.monitors.runOnce(Date.now() + 1000);
 

@@ -16,6 +16,8 @@ export interface SocketOptions {
   key?: string;
   origin?: string;
   autoPong?: boolean;
+  /** Subprotocols to offer (the stream's is `miniqueue.v1`). */
+  protocols?: string[];
 }
 
 const wsUrl = (mq: TestBroker, path: string) => mq.url.replace(/^http/, 'ws') + path;
@@ -24,12 +26,10 @@ const wsUrl = (mq: TestBroker, path: string) => mq.url.replace(/^http/, 'ws') + 
 export function openSocket(mq: TestBroker, path: string, options: SocketOptions = {}): Promise<TestSocket> {
   const headers: Record<string, string> = {};
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  const ws = new WebSocket(wsUrl(mq, path), { headers, origin: options.origin, autoPong: options.autoPong ?? true });
+  const ws = new WebSocket(wsUrl(mq, path), options.protocols ?? [], { headers, origin: options.origin, autoPong: options.autoPong ?? true });
   const frames: any[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(String(data))));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
-  );
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve({ ws, frames, closed }));
     ws.once('unexpected-response', (_request, response) => {

@@ -45,8 +45,7 @@ describe('Rotations', () => {
 describe('monitor events', () => {
   const at = '2026-11-29T10:00:00.000Z';
   it('maps transitions to the contract types, a dead nack as NACKED then DEAD', () => {
-    const types = (event: string) =>
-      monitorEventsOf({ event, queue: 'q', count: 1, ids: ['m1'] }, at).map((e) => e.eventType);
+    const types = (event: string) => monitorEventsOf({ event, queue: 'q', count: 1, ids: ['m1'] }, at).map((e) => e.eventType);
     expect(types('NACKED_DEAD')).toEqual(['NACKED', 'DEAD']);
     expect(types('EXPIRED_DEAD')).toEqual(['DEAD']);
     expect(types('REDELIVERED')).toEqual(['REDELIVERED']);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Claimer } from '../../src/broker/claimer.js';
 import { Publisher, type PublishItem } from '../../src/broker/publish.js';
 import { Settler, type Holder } from '../../src/broker/settle.js';
-import { Changes } from '../../src/realtime/changes.js';
+import { Changes } from '../../src/broker/changes.js';
 import { ALL_MESSAGES } from '../helpers/allMessages.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
@@ -22,7 +22,7 @@ import { pauseBefore } from './support/pausingPool.js';
 const TOPIC = 'after-commit.events';
 const QUEUE = 'after-commit';
 const OWNER = 'after-commit-owner';
-const groupCommit = { maxBatch: 256, maxInFlight: 2 };
+const groupCommit = { maxBatch: 256, maxInFlight: 2, maxWaiting: 10_000 };
 const FAULTS = { cancel: 'pg_cancel_backend', terminate: 'pg_terminate_backend' } as const;
 type Fault = keyof typeof FAULTS;
 

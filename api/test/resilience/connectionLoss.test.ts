@@ -135,7 +135,11 @@ describe('a broker under keyed publishes whose database backends are terminated 
    * publishes and, every other time, a batch whose messages each carry a key (stored in one
    * transaction, all or nothing).
    */
-  async function publisher(api: FetchClient, worker: number, state: { stop: boolean; answers: Map<number, number>; bad: string[]; published: Map<string, string> }) {
+  async function publisher(
+    api: FetchClient,
+    worker: number,
+    state: { stop: boolean; answers: Map<number, number>; bad: string[]; published: Map<string, string> },
+  ) {
     for (let i = 0; !state.stop; i += 1) {
       const batch = i % 2 === 1;
       const keys = batch ? Array.from({ length: BATCH_SIZE }, (_, k) => `w${worker}-${i}-${k}`) : [`w${worker}-${i}`];
@@ -145,7 +149,11 @@ describe('a broker under keyed publishes whose database backends are terminated 
               key: adminKey,
               body: { messages: keys.map((key) => ({ payload: key, idempotency_key: key })) },
             })
-          : await api.request('POST', `/api/v1/topics/${TOPIC}/messages`, { key: adminKey, headers: { 'idempotency-key': keys[0] }, body: { payload: keys[0] } });
+          : await api.request('POST', `/api/v1/topics/${TOPIC}/messages`, {
+              key: adminKey,
+              headers: { 'idempotency-key': keys[0] },
+              body: { payload: keys[0] },
+            });
         state.answers.set(response.status, (state.answers.get(response.status) ?? 0) + 1);
         // 200: a retry of a single publish whose first answer was lost after its commit.
         if (response.status === 201 || (!batch && response.status === 200 && response.body.duplicate)) {

@@ -75,7 +75,10 @@ describe(`${BROKERS} brokers with pools of ${POOL_SIZE} on a database with max_c
           const consumed = await api.request('POST', `/api/v1/queues/${QUEUE}/consume`, { key: admin, headers: { 'miniqueue-instance': `c${id}` } });
           count(requests, consumed.status);
           if (consumed.status !== 200) continue;
-          const acked = await api.request('POST', `/api/v1/messages/${consumed.body.message_id}/ack`, { key: admin, headers: { 'miniqueue-instance': `c${id}` } });
+          const acked = await api.request('POST', `/api/v1/messages/${consumed.body.message_id}/ack`, {
+            key: admin,
+            headers: { 'miniqueue-instance': `c${id}` },
+          });
           count(requests, acked.status);
         } catch (error) {
           failures.push(String(error));

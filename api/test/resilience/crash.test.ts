@@ -57,9 +57,7 @@ class Ledger {
 async function publisher(api: FetchClient, key: string, ledger: Ledger, worker: number): Promise<void> {
   for (let i = 0; !ledger.killed; i += 1) {
     const isBatch = i % BATCH_EVERY === BATCH_EVERY - 1;
-    const payloads = isBatch
-      ? Array.from({ length: BATCH_SIZE }, (_, k) => `p${worker}-${i}-${k}`)
-      : [`p${worker}-${i}`];
+    const payloads = isBatch ? Array.from({ length: BATCH_SIZE }, (_, k) => `p${worker}-${i}-${k}`) : [`p${worker}-${i}`];
     if (isBatch) ledger.batches.push(payloads);
     const response = await ledger.send(() =>
       isBatch
@@ -162,7 +160,10 @@ describe('a broker killed with SIGKILL mid-stream', () => {
     const client = async (name: string, scopes: string[]) =>
       (await api.request('POST', '/api/v1/clients', { key: adminKey, body: { name, scopes } })).body.api_key as string;
     const publishKey = await client('crash-publisher', [`publish:${TOPIC}`]);
-    const consumeKey = await client('crash-consumer', QUEUES.map((queue) => `consume:${queue}`));
+    const consumeKey = await client(
+      'crash-consumer',
+      QUEUES.map((queue) => `consume:${queue}`),
+    );
 
     // Publish and consume at once, then kill while requests are in flight.
     const ledger = new Ledger();

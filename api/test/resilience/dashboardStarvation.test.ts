@@ -21,6 +21,13 @@ afterAll(() => mq?.stop());
 describe('ten long-window rate reads at once', () => {
   it('leave publishes answered 201 within a fraction of a second', async () => {
     const viewer = await mq.clientKey('viewer', ['view']);
+    // The yardstick: the slowest of 20 publishes on this machine just before, with nothing else running.
+    let alone = 0;
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      expect((await mq.post('/api/v1/topics/live/messages', { payload: `alone ${i}` }, mq.adminKey)).status).toBe(201);
+      alone = Math.max(alone, performance.now() - started);
+    }
     const reads = Array.from({ length: 10 }, () => mq.get('/api/v1/dashboard/rates?window_seconds=86400', viewer));
     let readsDone = false;
     const allReads = Promise.all(reads).finally(() => (readsDone = true));
@@ -33,9 +40,13 @@ describe('ten long-window rate reads at once', () => {
     }
     const answered = await allReads;
     const slowest = Math.max(...publishes.map((p) => p.ms));
-    console.log(`${publishes.length} publishes, slowest ${slowest.toFixed(0)} ms; reads ${answered.map((r) => r.status).join(',')}`);
+    console.log(
+      `${publishes.length} publishes, slowest ${slowest.toFixed(0)} ms (alone ${alone.toFixed(0)} ms); reads ${answered.map((r) => r.status).join(',')}`,
+    );
     expect(publishes.filter((p) => p.status !== 201)).toEqual([]);
-    expect(slowest).toBeLessThan(1_000);
+    // A publish starved of connections would wait for a read to end (seconds); one that is not waits
+    // for its own commit, slowed only by what the reads take of the CPU.
+    expect(slowest).toBeLessThan(1_000 + 3 * alone);
     // And the reads themselves are answered: in full, or 503 when the dashboard's share stayed busy.
     for (const read of answered) expect([200, 503]).toContain(read.status);
     expect(answered.some((read) => read.status === 200)).toBe(true);

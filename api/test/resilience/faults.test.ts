@@ -81,12 +81,7 @@ class Cluster {
 }
 
 /** One request, counted; undefined when the broker it went to was being killed and did not answer. */
-async function send(
-  ledger: Ledger,
-  what: string,
-  target: Target,
-  request: (api: FetchClient) => Promise<FetchResponse>,
-): Promise<FetchResponse | undefined> {
+async function send(ledger: Ledger, what: string, target: Target, request: (api: FetchClient) => Promise<FetchResponse>): Promise<FetchResponse | undefined> {
   try {
     const response = await request(target.api);
     ledger.count(what, response.status);
@@ -215,7 +210,10 @@ describe('fault injection: backends terminated and a broker killed under load', 
     const clientKey = async (name: string, scopes: string[]) =>
       (await setup.request('POST', '/api/v1/clients', { key: adminKey, body: { name, scopes } })).body.api_key as string;
     const publishKey = await clientKey('faults-publisher', [`publish:${TOPIC}`]);
-    const consumeKey = await clientKey('faults-consumer', QUEUES.map((queue) => `consume:${queue}`));
+    const consumeKey = await clientKey(
+      'faults-consumer',
+      QUEUES.map((queue) => `consume:${queue}`),
+    );
 
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();

@@ -116,7 +116,10 @@ describe('a batch with one payload over the limit', () => {
     expect413(response.body);
     expect(await storedCount()).toBe(before);
 
-    const accepted = await api.request('POST', `/api/v1/topics/${TOPIC}/messages/batch`, { key: publisher, body: { messages: [messages[0], messages[1], messages[3]] } });
+    const accepted = await api.request('POST', `/api/v1/topics/${TOPIC}/messages/batch`, {
+      key: publisher,
+      body: { messages: [messages[0], messages[1], messages[3]] },
+    });
     expect(accepted.status).toBe(201);
     expect(await storedCount()).toBe(before + 3);
   });

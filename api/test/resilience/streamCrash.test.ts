@@ -47,7 +47,10 @@ describe('a broker killed with SIGKILL while streams publish and consume', () =>
     const survivor = await start();
     const api = fetchClient(doomed.url);
     expect((await api.request('POST', '/api/v1/topics', { key: adminKey, body: { name: TOPIC } })).status).toBe(201);
-    const queue = await api.request('POST', '/api/v1/queues', { key: adminKey, body: { name: QUEUE, topic_name: TOPIC, ack_timeout_seconds: 10, max_retries: 100 } });
+    const queue = await api.request('POST', '/api/v1/queues', {
+      key: adminKey,
+      body: { name: QUEUE, topic_name: TOPIC, ack_timeout_seconds: 10, max_retries: 100 },
+    });
     expect(queue.status).toBe(201);
     const open = async (broker: BrokerProcess, query: string) => {
       const stream = await openStream(broker, { key: adminKey, query });

@@ -3,7 +3,12 @@ import { openapi, type Operation } from '../helpers/contract.js';
 
 const resolve = (node: any): any => {
   if (!node?.$ref) return node;
-  return resolve(node.$ref.replace(/^#\//, '').split('/').reduce((at: any, part: string) => at[part], openapi));
+  return resolve(
+    node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: any, part: string) => at[part], openapi),
+  );
 };
 
 /** A value that satisfies an OpenAPI schema: its example, its default, or the smallest valid thing. */

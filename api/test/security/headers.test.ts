@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBroker } from '../helpers/broker.js';
 import { startTestBroker } from '../helpers/broker.js';
-import { originAllowed } from '../../src/http/cors.js';
+import { originAllowed } from '../../src/auth/origins.js';
 
 const DASHBOARD = 'https://dashboard.example.com';
 
@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => mq.stop());
 
-const inject = (method: string, url: string, headers: Record<string, string> = {}) =>
-  mq.broker.server.inject({ method, url, headers });
+const inject = (method: string, url: string, headers: Record<string, string> = {}) => mq.broker.server.inject({ method, url, headers });
 
 describe('CORS', () => {
   it('answers a preflight from an allowed origin, headers of the API included', async () => {
@@ -28,7 +27,10 @@ describe('CORS', () => {
   });
 
   it('answers a preflight for a literal path that a template of another method also matches', async () => {
-    for (const [url, method] of [['/api/v1/messages/ack', 'POST'], ['/api/v1/dashboard/dlq/replay', 'POST']]) {
+    for (const [url, method] of [
+      ['/api/v1/messages/ack', 'POST'],
+      ['/api/v1/dashboard/dlq/replay', 'POST'],
+    ]) {
       const response = await inject('OPTIONS', url, { origin: DASHBOARD, 'access-control-request-method': method });
       expect([url, response.statusCode < 300, response.headers['access-control-allow-origin']]).toEqual([url, true, DASHBOARD]);
     }
@@ -43,7 +45,11 @@ describe('CORS', () => {
   });
 
   it('lets allowed origins read answers, errors and Retry-After included', async () => {
-    for (const [url, key] of [['/api/v1/topics', mq.adminKey], ['/api/v1/topics', undefined], ['/nope', undefined]] as const) {
+    for (const [url, key] of [
+      ['/api/v1/topics', mq.adminKey],
+      ['/api/v1/topics', undefined],
+      ['/nope', undefined],
+    ] as const) {
       const response = await inject('GET', url, { origin: 'https://pr-7.preview.example.com', ...(key ? { authorization: `Bearer ${key}` } : {}) });
       expect(response.headers['access-control-allow-origin']).toBe('https://pr-7.preview.example.com');
       expect(String(response.headers['access-control-expose-headers'])).toContain('Retry-After');

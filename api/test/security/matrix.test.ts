@@ -33,9 +33,7 @@ beforeAll(async () => {
   revokedKey = await mq.clientKey('matrix-revoked', ['admin']);
   expect((await mq.del('/api/v1/clients/matrix-revoked', mq.adminKey)).status).toBe(204);
   expiredSession = await session(ADMIN_LOGIN);
-  await mq.pool.query(`UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [
-    hashSecret(expiredSession),
-  ]);
+  await mq.pool.query(`UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [hashSecret(expiredSession)]);
   secrets.push(mq.adminKey, revokedKey, expiredSession);
 });
 afterAll(async () => {
@@ -54,7 +52,10 @@ const keys = new Map<string, Promise<string>>();
 function keyWith(scopes: string[]): Promise<string> {
   const id = scopes.join(' ');
   if (!keys.has(id)) {
-    keys.set(id, mq.clientKey(`matrix-${keys.size}`, scopes).then((key) => (secrets.push(key), key)));
+    keys.set(
+      id,
+      mq.clientKey(`matrix-${keys.size}`, scopes).then((key) => (secrets.push(key), key)),
+    );
   }
   return keys.get(id) as Promise<string>;
 }
@@ -136,8 +137,14 @@ describe('security matrix', () => {
   it('has every route of the server, and the server has every operation', () => {
     const routes = servedOperations(mq.broker.server).map((route) => route.key);
     const specified = operations.map((operation) => `${operation.method} ${operation.path}`);
-    expect(routes.filter((route) => !specified.includes(route)), 'routes missing from openapi.yaml, so from the matrix').toEqual([]);
-    expect(specified.filter((operation) => !routes.includes(operation)), 'operations the server does not serve').toEqual([]);
+    expect(
+      routes.filter((route) => !specified.includes(route)),
+      'routes missing from openapi.yaml, so from the matrix',
+    ).toEqual([]);
+    expect(
+      specified.filter((operation) => !routes.includes(operation)),
+      'operations the server does not serve',
+    ).toEqual([]);
   });
 
   it.each(operations.map((operation) => [`${operation.method} ${operation.path} (${operation.requiredScope})`, operation] as const))(

@@ -64,7 +64,16 @@ describe('a body nested deeper than the contract', () => {
   });
 });
 
-type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: Schema | boolean; oneOf?: Schema[]; anyOf?: Schema[]; allOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+};
 const contract = parse(readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8'));
 
 /** Levels of objects and arrays a value of this schema can have (its schemas are not recursive). */

@@ -15,7 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => mq.stop());
 
-const request = (headers: string) => rawExchange(mq.url, (socket) => void socket.write(`GET /api/v1/topics HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${mq.adminKey}\r\n${headers}\r\n`), 3_000);
+const request = (headers: string) =>
+  rawExchange(
+    mq.url,
+    (socket) => void socket.write(`GET /api/v1/topics HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${mq.adminKey}\r\n${headers}\r\n`),
+    3_000,
+  );
 const parserLines = () => capturedLogLines().filter((line) => line.includes('HTTP client error'));
 const levelOf = (line: string) => JSON.parse(line).level as number;
 

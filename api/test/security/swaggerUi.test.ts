@@ -11,7 +11,13 @@ beforeAll(async () => {
 afterAll(() => mq.stop());
 
 const page = (url = '/swagger-ui') => mq.broker.server.inject(url);
-const directives = (csp: string) => new Map(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
 
 describe('Swagger UI shows this broker’s contract and nothing else', () => {
   it('ignores ?url= and ?configUrl=: the page names only /openapi.yaml', async () => {

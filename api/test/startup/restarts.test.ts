@@ -104,11 +104,15 @@ async function settled(snapshot: () => Promise<Snapshot>, target?: Snapshot): Pr
   let last = await snapshot();
   let steadySince = Date.now();
   const same = (a: Snapshot, b: Snapshot) => JSON.stringify(a) === JSON.stringify(b);
-  await eventually(async () => {
-    const next = await snapshot();
-    if (!same(next, last)) steadySince = Date.now();
-    last = next;
-    return target ? same(next, target) : Date.now() - steadySince >= 1_000;
-  }, 'resources to settle', 10_000).catch(() => undefined);
+  await eventually(
+    async () => {
+      const next = await snapshot();
+      if (!same(next, last)) steadySince = Date.now();
+      last = next;
+      return target ? same(next, target) : Date.now() - steadySince >= 1_000;
+    },
+    'resources to settle',
+    10_000,
+  ).catch(() => undefined);
   return last;
 }

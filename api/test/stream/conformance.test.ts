@@ -57,7 +57,10 @@ function sendMalformed(stream: TestStream, value: unknown): void {
   stream.ws.send(JSON.stringify(value));
 }
 
-const ofType = (type: string, extra: (frame: any) => boolean = () => true) => (frame: any) => frame.type === type && extra(frame);
+const ofType =
+  (type: string, extra: (frame: any) => boolean = () => true) =>
+  (frame: any) =>
+    frame.type === type && extra(frame);
 
 describe('/ws/v1/stream keeps to asyncapi.yaml', () => {
   it('publishing: confirm, and reject for each reason', async () => {
@@ -107,6 +110,21 @@ describe('/ws/v1/stream keeps to asyncapi.yaml', () => {
     await s.close();
   });
 
+  it('watching: watching, event, unwatched', async () => {
+    const s = await open({ key: mq.adminKey });
+    send(s, [
+      { type: 'watch', sub: 'all' },
+      { type: 'watch', sub: 'billing-only', queue: 'billing' },
+    ]);
+    await s.collect(ofType('watching'), 2);
+    await publishOne(mq, 'orders', 'watched');
+    await s.next(ofType('event', (frame) => frame.sub === 'billing-only'));
+    await s.next(ofType('event', (frame) => frame.sub === 'all'));
+    send(s, { type: 'unwatch', sub: 'all' });
+    await s.next(ofType('unwatched'));
+    await s.close();
+  });
+
   it('refusals: error, for the message and for each kind of frame', async () => {
     const s = await open();
     s.ws.send('not json');
@@ -122,10 +140,13 @@ describe('/ws/v1/stream keeps to asyncapi.yaml', () => {
     send(s, { type: 'unsubscribe', sub: 'nobody' });
     send(s, { type: 'nack', id: randomUUID(), ref: 6 });
     send(s, { type: 'extend', id: randomUUID(), seconds: 10, ref: 7 });
-    const errors = await s.collect(ofType('error'), 13);
+    send(s, { type: 'watch', sub: 'peek' });
+    send(s, { type: 'unwatch', sub: 'nobody' });
+    const errors = await s.collect(ofType('error'), 15);
     const codes = errors.map((frame) => frame.code);
     for (const code of ['validation_failed', 'payload_too_large', 'queue_not_found', 'scope_required', 'route_not_found']) expect(codes).toContain(code);
     expect(errors.filter((frame) => frame.ref === 6 || frame.ref === 7)).toHaveLength(2);
+    expect(errors.find((frame) => frame.sub === 'peek')).toMatchObject({ status: 403, scope: 'view' });
     await s.close();
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBroker } from '../helpers/broker.js';
-import { statusOf, topology } from '../helpers/fixtures.js';
+import { publishOne, statusOf, topology } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/eventually.js';
-import { startPair } from '../realtime/support.js';
+import { settle, startPair } from '../realtime/support.js';
 import { openStream, publishFrame, type TestStream } from './support.js';
 
 let a: TestBroker;
@@ -62,10 +62,14 @@ describe('streams across two instances', () => {
       const early = consumer.frames.filter((frame) => frame.type === 'deliver').map((frame) => frame.message.message_id);
       if (early.length > 0) consumer.send({ type: 'ack', ids: early });
     }
-    await eventually(async () => {
-      const { rows } = await a.pool.query(`SELECT count(*)::int AS n FROM message_acked WHERE queue_name = 'race'`);
-      return rows[0].n === total;
-    }, 'all acked', 30_000);
+    await eventually(
+      async () => {
+        const { rows } = await a.pool.query(`SELECT count(*)::int AS n FROM message_acked WHERE queue_name = 'race'`);
+        return rows[0].n === total;
+      },
+      'all acked',
+      30_000,
+    );
     const delivered = consumers.flatMap((consumer) => consumer.frames.filter((frame) => frame.type === 'deliver').map((frame) => frame.message.message_id));
     expect(delivered).toHaveLength(total);
     expect(new Set(delivered).size).toBe(total);
@@ -78,7 +82,9 @@ describe('streams across two instances', () => {
     const producer = await stream(a, key);
     const keys = ['k1', 'k2', 'k3'];
     const perKey = 20;
-    producer.send(keys.flatMap((k, j) => Array.from({ length: perKey }, (_, i) => publishFrame(j * perKey + i + 1, 'keyed', `${k}:${i}`, { ordering_key: k }))));
+    producer.send(
+      keys.flatMap((k, j) => Array.from({ length: perKey }, (_, i) => publishFrame(j * perKey + i + 1, 'keyed', `${k}:${i}`, { ordering_key: k }))),
+    );
     await producer.collect((frame) => frame.type === 'confirm', keys.length * perKey);
     const consumers = await Promise.all([stream(a, key, 'instance=o1'), stream(b, key, 'instance=o2')]);
     const held = new Map<string, string>();
@@ -108,7 +114,45 @@ describe('streams across two instances', () => {
   });
 });
 
+describe('watching the live feed across two instances', () => {
+  it('a watch on B gets the events of what is published, consumed and acked through A', async () => {
+    const key = await a.clientKey('watch-both', ['view']);
+    const s = await stream(b, key);
+    s.send({ type: 'watch', sub: 'w', queue: 'audit' });
+    await s.next((frame) => frame.type === 'watching');
+    const [id] = await publishOne(a, 'events', 'seen from b');
+    const claimed = await a.post('/api/v1/queues/audit/consume', undefined, a.adminKey);
+    expect((await a.post(`/api/v1/messages/${claimed.body.message_id}/ack`, undefined, a.adminKey)).status).toBe(200);
+    const acked = await s.next((frame) => frame.type === 'event' && frame.event.eventType === 'ACKED', 5000);
+    expect(acked.event).toMatchObject({ queueName: 'audit', detail: `Message ${claimed.body.message_id} acknowledged on audit` });
+    const published = s.frames.filter((frame) => frame.type === 'event' && frame.event.eventType === 'PUBLISHED');
+    expect(published.map((frame) => frame.event.detail)).toContain(`Message ${id} published to audit`);
+    await s.close();
+  });
+});
+
 describe('streams follow their credential', () => {
+  it('narrowing a client ends its watches once it may not view, and only those', async () => {
+    const key = await a.clientKey('narrowed-viewer', ['view', 'consume:scoped-a']);
+    const s = await stream(b, key);
+    s.send([
+      { type: 'watch', sub: 'w', queue: 'scoped-a' },
+      { type: 'subscribe', sub: 's', queue: 'scoped-a', prefetch: 5 },
+    ]);
+    await s.next((frame) => frame.type === 'watching');
+    await s.next((frame) => frame.type === 'subscribed');
+    expect((await a.patch('/api/v1/clients/narrowed-viewer', { scopes: ['consume:scoped-a'] }, a.adminKey)).status).toBe(200);
+    expect(await s.next((frame) => frame.type === 'subscription_ended')).toMatchObject({ sub: 'w', status: 403, code: 'scope_required', scope: 'view' });
+    const seen = s.frames.length;
+    await publishOne(a, 'scoped', 'after narrowing');
+    await s.next((frame) => frame.type === 'deliver', 5000, seen);
+    await settle();
+    expect(s.frames.slice(seen).filter((frame) => frame.type === 'event' || frame.type === 'subscription_ended')).toEqual([]);
+    s.send({ type: 'watch', sub: 'again' });
+    expect(await s.next((frame) => frame.type === 'error' && frame.sub === 'again')).toMatchObject({ status: 403, scope: 'view' });
+    expect(s.ws.readyState).toBe(s.ws.OPEN);
+  });
+
   it('narrowing a client ends the subscriptions it no longer allows and refuses its next publish', async () => {
     const key = await a.clientKey('narrowed', ['consume:scoped-a', 'consume:scoped-b', 'publish:scoped']);
     const s = await stream(b, key);

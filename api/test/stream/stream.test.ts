@@ -64,7 +64,9 @@ describe('/ws/v1/stream: publishing', () => {
     s.send(Array.from({ length: 500 }, (_, i) => publishFrame(i + 1, 'jobs', `job-${i}`)));
     const confirms = await s.collect((frame) => frame.type === 'confirm', 500);
     expect(new Set(confirms.map((frame) => frame.seq)).size).toBe(500);
-    const { rows } = await mq.pool.query(`SELECT count(*)::int AS n, count(DISTINCT payload)::int AS d FROM message WHERE queue_name = 'work' AND payload LIKE 'job-%'`);
+    const { rows } = await mq.pool.query(
+      `SELECT count(*)::int AS n, count(DISTINCT payload)::int AS d FROM message WHERE queue_name = 'work' AND payload LIKE 'job-%'`,
+    );
     expect(rows[0]).toEqual({ n: 500, d: 500 });
     const statements = mq.broker.context.publisher.groupCommitStats.batches - before.batches;
     expect(statements).toBeLessThan(50);

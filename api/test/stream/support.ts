@@ -60,10 +60,14 @@ export function openStream(mq: Pick<TestBroker, 'url'>, options: StreamOptions):
     send: (value) => ws.send(JSON.stringify(value)),
     next: (match, ms = 5000, from = 0) => waitFor(() => frames.slice(from).find(match), ms, 'matching frame'),
     collect: (match, count, ms = 10_000) =>
-      waitFor(() => {
-        const found = frames.filter(match);
-        return found.length >= count ? found : undefined;
-      }, ms, `${count} matching frames`),
+      waitFor(
+        () => {
+          const found = frames.filter(match);
+          return found.length >= count ? found : undefined;
+        },
+        ms,
+        `${count} matching frames`,
+      ),
     async close() {
       if (ws.readyState === WebSocket.CLOSED) return;
       ws.close();

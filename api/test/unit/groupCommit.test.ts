@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../src/broker/groupCommit.js';
+import { UnavailableError } from '../../src/errors.js';
 
 class Unreachable extends Error {}
 
@@ -8,11 +9,21 @@ function recorder(answer: (request: number) => number | Error, options: { failWh
   const batches: number[][] = [];
   let running = 0;
   let mostAtOnce = 0;
+  // Batches running at the same time finish together (one timer for them all), as statements sent
+  // side by side do; a timer each could fire in different turns on a loaded machine.
+  let wave: Promise<void> | undefined;
+  const finishTogether = () =>
+    (wave ??= new Promise<void>((resolve) =>
+      setTimeout(() => {
+        wave = undefined;
+        resolve();
+      }, 5),
+    ));
   const run = async (requests: number[]) => {
     batches.push(requests);
     running += 1;
     mostAtOnce = Math.max(mostAtOnce, running);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await finishTogether();
     running -= 1;
     if (options.failWhole?.(requests)) throw new Error('statement failed');
     return requests.map(answer);
@@ -20,7 +31,7 @@ function recorder(answer: (request: number) => number | Error, options: { failWh
   return { run, batches, mostAtOnce: () => mostAtOnce };
 }
 
-const options = { maxBatch: 100, maxInFlight: 2, isFinal: (error: unknown) => error instanceof Unreachable };
+const options = { maxBatch: 100, maxInFlight: 2, maxWaiting: 10_000, isFinal: (error: unknown) => error instanceof Unreachable };
 
 describe('group commit', () => {
   it('sends requests of one turn of the event loop together, and the rest as slots free', async () => {
@@ -43,6 +54,22 @@ describe('group commit', () => {
     expect(batcher.mostAtOnce()).toBe(2);
     await Promise.all(Array.from({ length: 40 }, (_, i) => group.submit(i)));
     expect(batcher.batches.slice(2).map((batch) => batch.length)).toEqual([32, 8]);
+  });
+
+  it('refuses a request beyond maxWaiting at once with 503 overloaded, and takes requests again once the list drains', async () => {
+    const batcher = recorder((n) => n);
+    const group = new GroupCommit(batcher.run, { ...options, maxBatch: 2, maxInFlight: 1, maxWaiting: 3 });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => group.submit(i)));
+    expect(results.slice(0, 3).map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual([0, 1, 2]);
+    for (const refused of results.slice(3)) {
+      expect(refused.status).toBe('rejected');
+      const error = (refused as PromiseRejectedResult).reason;
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect(error).toMatchObject({ status: 503, code: 'overloaded', retryAfterSeconds: 1 });
+    }
+    // Refused requests never reached a statement.
+    expect(batcher.batches.flat()).toEqual([0, 1, 2]);
+    expect(await group.submit(9)).toBe(9);
   });
 
   it('a lone request goes at once, alone', async () => {

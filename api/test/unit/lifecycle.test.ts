@@ -42,14 +42,22 @@ describe('Lifecycle', () => {
     await life.start();
     let attempts = 0;
     await new Promise<void>((resolve) =>
-      life.retry({ firstMs: 1, maxMs: 2 }, async () => {
-        attempts += 1;
-        if (attempts < 3) throw new Error('not yet');
-        resolve();
-      }, () => undefined),
+      life.retry(
+        { firstMs: 1, maxMs: 2 },
+        async () => {
+          attempts += 1;
+          if (attempts < 3) throw new Error('not yet');
+          resolve();
+        },
+        () => undefined,
+      ),
     );
     expect(attempts).toBe(3);
-    life.retry({ firstMs: 1, maxMs: 1 }, async () => void (attempts += 1), () => undefined);
+    life.retry(
+      { firstMs: 1, maxMs: 1 },
+      async () => void (attempts += 1),
+      () => undefined,
+    );
     await life.stop();
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(attempts).toBe(3);

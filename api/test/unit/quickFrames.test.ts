@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import Joi from 'joi';
+import type Joi from 'joi';
 import { quickFrame } from '../../src/stream/quickFrames.js';
 import { FRAME_SCHEMAS } from '../../src/stream/frames.js';
 
 const UUID = '01a23293-1e9c-72ef-97a2-3e9859b7f6e9';
 const valid = [
   { type: 'publish', seq: 1, topic: 'orders', payload: 'x' },
-  { type: 'publish', seq: 9007199254740991, topic: 'a.b_c-1', payload: '', headers: { kind: 'v', '': '' }, delay_seconds: 900, ordering_key: 'k', idempotency_key: 'i' },
+  {
+    type: 'publish',
+    seq: 9007199254740991,
+    topic: 'a.b_c-1',
+    payload: '',
+    headers: { kind: 'v', '': '' },
+    delay_seconds: 900,
+    ordering_key: 'k',
+    idempotency_key: 'i',
+  },
   { type: 'ack', ids: [UUID], ref: 0 },
   { type: 'ack', ids: [UUID.toUpperCase(), UUID] },
 ];

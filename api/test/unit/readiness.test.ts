@@ -10,7 +10,10 @@ describe('readiness from the services of an instance', () => {
   });
 
   it('is DEGRADED, naming them, when background services report problems', () => {
-    expect(readinessOf([running('retention', 'last pass failed: timeout'), running('notification-bus')])).toEqual({ status: 'DEGRADED', degraded: ['retention'] });
+    expect(readinessOf([running('retention', 'last pass failed: timeout'), running('notification-bus')])).toEqual({
+      status: 'DEGRADED',
+      degraded: ['retention'],
+    });
   });
 
   it('is DOWN when a connection it serves with is lost, however deep the part', () => {

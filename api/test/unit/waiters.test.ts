@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { QueueWaiters } from '../../src/broker/waiters.js';
+import { QueueWaiters } from '../../src/broker/longPollWaiters.js';
 
 describe('QueueWaiters', () => {
   it('wakes the requested number of waiters, oldest first', async () => {
     const waiters = new QueueWaiters();
     const woken: number[] = [];
     const far = Date.now() + 60_000;
-    const waits = [0, 1, 2].map((i) => waiters.register('q').wait(far).then(() => woken.push(i)));
+    const waits = [0, 1, 2].map((i) =>
+      waiters
+        .register('q')
+        .wait(far)
+        .then(() => woken.push(i)),
+    );
     waiters.wake('q', 2);
     await Promise.race([Promise.all(waits.slice(0, 2)), new Promise((r) => setTimeout(r, 1000))]);
     expect(woken).toEqual([0, 1]);

@@ -66,6 +66,11 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
     return undefined;
   }
 
+  /** `-o json` (commands that print tables) is another way to say --json. */
+  jsonEnabled(): boolean {
+    return super.jsonEnabled() || (this.flags as { output?: string } | undefined)?.output === 'json';
+  }
+
   /** Commands with a `--transport` flag choose; the others make no call that the stream carries. */
   protected transport(): 'stream' | 'http' {
     const chosen = (this.flags as { transport?: string }).transport;
@@ -102,11 +107,7 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
     if (this.client) return this.client;
     const connection = await this.connection();
     if (!connection.apiKey) {
-      throw new Failure(
-        `No API key for ${connection.url}`,
-        `Log in with \`miniqueue login --url ${connection.url}\`, or set MINIQUEUE_API_KEY.`,
-        EXIT.auth,
-      );
+      throw new Failure(`No API key for ${connection.url}`, `Log in with \`miniqueue login --url ${connection.url}\`, or set MINIQUEUE_API_KEY.`, EXIT.auth);
     }
     const { MiniQueue } = await loadSdk();
     this.client = new MiniQueue({ url: connection.url, apiKey: connection.apiKey, instanceId: this.instanceId(), transport: this.transport() });

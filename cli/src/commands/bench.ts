@@ -28,8 +28,19 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     size: Flags.integer({ char: 's', summary: 'Payload size in bytes (it carries the send time).', min: 32, max: 262_144, default: 200 }),
     'publish-batch': Flags.integer({ summary: 'Messages per publish request (1-500).', min: 1, max: 500, default: 1 }),
     'receive-batch': Flags.integer({ summary: 'With --transport http: messages per claim (1-100).', min: 1, max: 100, default: 1 }),
-    prefetch: Flags.integer({ summary: 'Over the stream: unacked messages the broker pushes ahead to each consumer (1-1000).', min: 1, max: 1000, default: 10 }),
-    queues: Flags.integer({ char: 'q', summary: 'Queues bound to the bench topic (fan-out): each message is stored once per queue.', min: 1, max: 100, default: 1 }),
+    prefetch: Flags.integer({
+      summary: 'Over the stream: unacked messages the broker pushes ahead to each consumer (1-1000).',
+      min: 1,
+      max: 1000,
+      default: 10,
+    }),
+    queues: Flags.integer({
+      char: 'q',
+      summary: 'Queues bound to the bench topic (fan-out): each message is stored once per queue.',
+      min: 1,
+      max: 100,
+      default: 1,
+    }),
     duration: Flags.integer({ char: 'z', summary: 'Seconds to run.', min: 1, max: 86_400, default: 10 }),
     warmup: Flags.integer({
       summary: 'Seconds of the same load before the clock starts, not counted; the queues are emptied after it.',
@@ -45,7 +56,9 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     const { flags } = this;
     if (flags.producers === 0 && flags.consumers === 0) this.error('Give at least one producer or consumer.', { exit: 2 });
     if (flags.consumers > 0 && flags.consumers < flags.queues) {
-      process.stderr.write(`${yellow('Warning:')} ${flags.queues - flags.consumers} of the ${flags.queues} queues have no consumer; their backlog only grows.\n`);
+      process.stderr.write(
+        `${yellow('Warning:')} ${flags.queues - flags.consumers} of the ${flags.queues} queues have no consumer; their backlog only grows.\n`,
+      );
     }
     const connection = await this.connection();
     await this.broker(); // fails here, before anything is created, when there is no key

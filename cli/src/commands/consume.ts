@@ -7,6 +7,7 @@ import { renderMessage } from '../lib/messageView.js';
 import { consumeOverStream } from '../lib/streamConsume.js';
 import { yellow } from '../lib/style.js';
 import { transportFlag } from '../lib/transportFlag.js';
+import { showWaiting, type Waiting } from '../lib/waiting.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
 /** Most messages one receive request may claim. */
@@ -65,13 +66,14 @@ Messages come over the SDK's stream (/ws/v1/stream), pushed one at a time and ac
     const taken: Message[] = [];
     try {
       if (this.transport() === 'stream') await this.streamLoop(broker, queue, interrupt.signal, taken);
-      else await this.claimLoop(broker, queue, interrupt.signal, async (batch) => {
-        // A person sees each message before it is acked; JSON says what became of it, so it comes after.
-        if (!this.jsonEnabled()) for (const message of batch) this.log(`${renderMessage(message)}\n`);
-        const settled = ack ? await this.acknowledge(broker, batch) : batch;
-        if (this.jsonEnabled() && follow) for (const message of settled) this.writeJsonLine(message);
-        taken.push(...settled);
-      });
+      else
+        await this.claimLoop(broker, queue, interrupt.signal, async (batch) => {
+          // A person sees each message before it is acked; JSON says what became of it, so it comes after.
+          if (!this.jsonEnabled()) for (const message of batch) this.log(`${renderMessage(message)}\n`);
+          const settled = ack ? await this.acknowledge(broker, batch) : batch;
+          if (this.jsonEnabled() && follow) for (const message of settled) this.writeJsonLine(message);
+          taken.push(...settled);
+        });
     } finally {
       interrupt.dispose();
     }
@@ -81,34 +83,58 @@ Messages come over the SDK's stream (/ws/v1/stream), pushed one at a time and ac
     return { queue, acked, messages: taken };
   }
 
-  private streamLoop(broker: MiniQueue, queue: string, signal: AbortSignal, taken: Message[]): Promise<void> {
+  private async streamLoop(broker: MiniQueue, queue: string, signal: AbortSignal, taken: Message[]): Promise<void> {
     const { follow } = this.flags;
-    return consumeOverStream(broker, queue, {
-      count: this.flags.count ?? (follow ? Infinity : 1),
-      waitSeconds: this.flags.wait ?? 0,
-      follow,
-      signal,
-      shown: (message) => !this.jsonEnabled() && this.log(`${renderMessage(message)}\n`),
-      settled: (message, acked, error) => {
-        if (!acked) process.stderr.write(`${yellow('Warning:')} could not acknowledge ${message.message_id}: ${(error as Error).message}\n`);
-        const settled = acked ? ackedView(message) : message;
-        if (this.jsonEnabled() && follow) this.writeJsonLine(settled);
-        taken.push(settled);
-      },
-    });
+    const waiting = this.waiting(queue, this.flags.wait ?? 0);
+    try {
+      await consumeOverStream(broker, queue, {
+        count: this.flags.count ?? (follow ? Infinity : 1),
+        waitSeconds: this.flags.wait ?? 0,
+        follow,
+        signal,
+        shown: (message) => {
+          waiting?.done();
+          if (!this.jsonEnabled()) this.log(`${renderMessage(message)}\n`);
+        },
+        settled: (message, acked, error) => {
+          if (!acked) process.stderr.write(`${yellow('Warning:')} could not acknowledge ${message.message_id}: ${(error as Error).message}\n`);
+          const settled = acked ? ackedView(message) : message;
+          if (this.jsonEnabled() && follow) this.writeJsonLine(settled);
+          taken.push(settled);
+        },
+      });
+    } finally {
+      waiting?.done();
+    }
+  }
+
+  /**
+   * The waiting state, while the command waits for the first message (--wait) or, with --follow,
+   * for messages to come; none without a wait. With --json, stdout stays JSON and stderr quiet.
+   */
+  private waiting(queue: string, seconds: number): Waiting | undefined {
+    if (this.jsonEnabled() || (seconds === 0 && !this.flags.follow)) return undefined;
+    if (this.flags.follow) return showWaiting(`Waiting for messages in ${queue}`);
+    return showWaiting(`Waiting for a message in ${queue}`, seconds);
   }
 
   private async claimLoop(broker: MiniQueue, queue: string, signal: AbortSignal, handle: (batch: Message[]) => Promise<void>) {
     const { follow } = this.flags;
     let remaining = this.flags.count ?? (follow ? Infinity : 1);
     let wait = this.flags.wait ?? (follow ? FOLLOW_WAIT_SECONDS : 0);
+    let first = true;
     while (remaining > 0 && !signal.aborted) {
       let batch: Message[];
+      // Only until the first answer: later requests take what is there, or (--follow) the messages show it is alive.
+      const waiting = first ? this.waiting(queue, wait) : undefined;
+      first = false;
       try {
         batch = await broker.receive(queue, { maxMessages: Math.min(MAX_PER_REQUEST, remaining), waitSeconds: wait, signal });
       } catch (error) {
         if (signal.aborted) return;
         throw error;
+      } finally {
+        waiting?.done();
       }
       if (batch.length === 0 && !follow) return;
       // Claimed messages are handled even after Ctrl-C: they are ours until acked or their lease ends.

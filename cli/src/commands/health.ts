@@ -16,7 +16,8 @@ export interface HealthResult {
 export default class HealthCommand extends BrokerCommand<typeof HealthCommand> {
   static summary = 'Show whether a broker is up (it reaches its database), and its version and commit.';
 
-  static description = 'Reads /actuator/health and /actuator/info, which need no key. The exit code is 1 when the broker answers but cannot reach its database (503), as for any failure.';
+  static description =
+    'Reads /actuator/health and /actuator/info, which need no key. The exit code is 1 when the broker answers but cannot reach its database (503), as for any failure.';
 
   static examples = ['<%= config.bin %> <%= command.id %> --url https://mq.example.com', '<%= config.bin %> <%= command.id %> --json'];
 

@@ -20,7 +20,10 @@ export default class Login extends BrokerCommand<typeof Login> {
 
   static examples = [
     { description: 'Log in to a local broker (asks for the key):', command: '<%= config.bin %> <%= command.id %> --url http://localhost:8080' },
-    { description: 'Save a second broker under its own profile, key from a file:', command: '<%= config.bin %> <%= command.id %> --url https://mq.example.com --profile prod < prod-admin-key' },
+    {
+      description: 'Save a second broker under its own profile, key from a file:',
+      command: '<%= config.bin %> <%= command.id %> --url https://mq.example.com --profile prod < prod-admin-key',
+    },
   ];
 
   async run(): Promise<LoginResult> {

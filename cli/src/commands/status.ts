@@ -1,6 +1,7 @@
 import type { Overview, QueueStats } from '@miniqueue/sdk';
 import { formatSeconds } from '../lib/format.js';
 import { inStatusColor } from '../lib/style.js';
+import { layoutOf, outputFlags } from '../lib/outputFlags.js';
 import { renderPairs, renderTable, type Column } from '../lib/table.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
@@ -29,9 +30,17 @@ export default class Status extends BrokerCommand<typeof Status> {
 
   static examples = ['<%= config.bin %> <%= command.id %>', `<%= config.bin %> <%= command.id %> --json | jq '.overview.dead'`];
 
+  static flags = { ...outputFlags };
+
   async run(): Promise<StatusResult> {
     const broker = await this.broker();
     const [overview, queues] = await Promise.all([broker.dashboard.overview(), broker.dashboard.queues()]);
+    const layout = layoutOf(this.flags);
+    // As TSV, only the per-queue rows: one table a program can read (the totals are their sums).
+    if (layout.format === 'tsv') {
+      this.log(renderTable(queues, this.queueColumns(), layout));
+      return { overview, queues };
+    }
     this.log(
       renderPairs([
         ['topics', String(overview.topics)],
@@ -44,18 +53,20 @@ export default class Status extends BrokerCommand<typeof Status> {
     );
     if (queues.length > 0) {
       this.log('');
-      this.log(
-        renderTable(queues, [
-          { header: 'QUEUE', value: (q) => q.queue },
-          { header: 'TOPIC', value: (q) => q.topic },
-          countColumn('PENDING'),
-          countColumn('UNACKED'),
-          countColumn('ACKED'),
-          countColumn('DEAD'),
-          { header: 'OLDEST PENDING', value: (q) => (q.pending > 0 ? formatSeconds(q.oldest_pending_age_seconds) : '-'), align: 'right' },
-        ]),
-      );
+      this.log(renderTable(queues, this.queueColumns(), layout));
     }
     return { overview, queues };
+  }
+
+  private queueColumns(): Column<QueueStats>[] {
+    return [
+      { header: 'QUEUE', value: (q) => q.queue },
+      { header: 'TOPIC', value: (q) => q.topic, drop: 1 },
+      countColumn('PENDING'),
+      countColumn('UNACKED'),
+      countColumn('ACKED'),
+      countColumn('DEAD'),
+      { header: 'OLDEST PENDING', value: (q) => (q.pending > 0 ? formatSeconds(q.oldest_pending_age_seconds) : '-'), align: 'right' },
+    ];
   }
 }

@@ -5,12 +5,14 @@ import { formatTime } from '../lib/format.js';
 import { onInterrupt } from '../lib/interrupt.js';
 import { isBrokerError } from '../lib/brokerErrors.js';
 import { dim, inStatusColor } from '../lib/style.js';
+import { tailEventOf } from '../lib/tailEvent.js';
+import { transportFlag } from '../lib/transportFlag.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
 export default class Tail extends BrokerCommand<typeof Tail> {
   static summary = 'Watch the broker live: every message transition as it happens, until Ctrl-C.';
 
-  static description = `Prints the events of the broker's live monitor (/ws/monitor; needs the view scope): CREATED, PUBLISHED, CONSUMED, ACKED, NACKED, REDELIVERED, DEAD and REPLAYED, from every broker instance. Large bursts arrive as summaries, and EVENTS_DROPPED says when events were skipped to keep up. A lost connection is reopened. With --json, each event is one JSON object per line.`;
+  static description = `Prints the events of the broker's live monitor, watched on the broker stream (/ws/v1/stream; /ws/monitor where streams do not work, or with --transport http) and needing the view scope: CREATED, PUBLISHED, CONSUMED, ACKED, NACKED, REDELIVERED, DEAD and REPLAYED, from every broker instance. Large bursts arrive as summaries, and EVENTS_DROPPED says when events were skipped to keep up. A lost connection is reopened. With --json, each event is one JSON object per line: eventType, queueName, messageId (null for a summary), reason (lease_expired, requeued, rejected, replayed, or null), detail, count and timestamp.`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -20,6 +22,7 @@ export default class Tail extends BrokerCommand<typeof Tail> {
 
   static flags = {
     queue: Flags.string({ char: 'q', summary: 'Only the events of this queue.' }),
+    transport: transportFlag,
   };
 
   async run(): Promise<void> {
@@ -50,7 +53,9 @@ export default class Tail extends BrokerCommand<typeof Tail> {
       });
       monitor.on('close', ({ code, reason, credentialEnded }) => {
         if (credentialEnded) {
-          return reject(new Failure('The broker closed the monitor: this credential was revoked or its session ended', 'Log in again with `miniqueue login`.', EXIT.auth));
+          return reject(
+            new Failure('The broker closed the monitor: this credential was revoked or its session ended', 'Log in again with `miniqueue login`.', EXIT.auth),
+          );
         }
         this.notice(`Connection closed (${code}${reason ? `: ${reason}` : ''}); reconnecting…`);
       });
@@ -64,7 +69,7 @@ export default class Tail extends BrokerCommand<typeof Tail> {
   }
 
   private show(event: MonitorEvent): void {
-    if (this.jsonEnabled()) return this.writeJsonLine(event);
+    if (this.jsonEnabled()) return this.writeJsonLine(tailEventOf(event));
     const type = inStatusColor(event.eventType, event.eventType.padEnd(11));
     this.log(`${dim(formatTime(event.timestamp))}  ${type}  ${event.detail}`);
   }

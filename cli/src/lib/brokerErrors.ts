@@ -1,4 +1,5 @@
 import type { Connection } from './connection.js';
+import { CODE_HINTS, codeHint } from './codeHints.js';
 import { EXIT, Failure } from './failure.js';
 
 /** What the SDK's errors (and the monitor's refused handshakes) have in common. */
@@ -29,36 +30,39 @@ export interface FailureContext {
   principal: () => Promise<Principal | null>;
 }
 
-/** A broker error as one line the user can act on, with a hint and an exit code. */
+/** A broker error as one line the user can act on, with a hint (by its code first) and an exit code. */
 export async function describeBrokerError(error: BrokerError, context: FailureContext): Promise<Failure> {
   const { status } = error;
-  const message = error.message || `The broker answered ${status}`;
-  switch (status) {
-    case 0:
-      return new Failure(
-        `Cannot reach the broker at ${context.connection.url}${causeOf(error)}`,
-        'Is it running? Point at it with --url or MINIQUEUE_URL, or save it with `miniqueue login`.',
-        EXIT.failure,
-        0,
-      );
-    case 400:
-      return new Failure(withFieldErrors(message, error.errors), helpHint(context.command), EXIT.failure, status);
-    case 401:
-      return new Failure(message, unauthorizedHint(context.connection), EXIT.auth, status);
-    case 403:
-      return new Failure(message, await forbiddenHint(error, context), EXIT.auth, status);
-    case 404:
-      return new Failure(message, notFoundHint(error, context.connection), EXIT.notFound, status);
-    case 409:
-      return new Failure(message, conflictHint(error), EXIT.conflict, status);
-    case 413:
-      return new Failure(message, 'Send a smaller payload; the broker sets the limit (MINIQUEUE_MAX_PAYLOAD_BYTES).', EXIT.failure, status);
-    case 429:
-      return new Failure(message, `The broker is rate limiting; try again${retryIn(error)}.`, EXIT.failure, status);
-    default:
-      if (status >= 500) return new Failure(message, 'The broker failed; try again shortly. Its logs have the details.', EXIT.failure, status);
-      return new Failure(message, null, EXIT.failure, status);
-  }
+  const message = status === 400 ? withFieldErrors(error.message || 'Bad request', error.errors) : error.message || `The broker answered ${status}`;
+  const hint = (await contextualHint(error, context)) ?? codeHint(error.code) ?? statusHint(error, context);
+  return new Failure(status === 0 ? `Cannot reach the broker at ${context.connection.url}${causeOf(error)}` : message, hint, exitCodeOf(status), status);
+}
+
+function exitCodeOf(status: number): number {
+  if (status === 401 || status === 403) return EXIT.auth;
+  if (status === 404) return EXIT.notFound;
+  if (status === 409) return EXIT.conflict;
+  return EXIT.failure;
+}
+
+/** Hints that depend on where the key came from, what it can do, or what the broker said. */
+async function contextualHint(error: BrokerError, context: FailureContext): Promise<string | undefined> {
+  if (error.status === 0) return 'Is it running? Point at it with --url or MINIQUEUE_URL, or save it with `miniqueue login`.';
+  if (error.status === 400 && (!error.code || error.code === 'validation_failed')) return helpHint(context.command) ?? undefined;
+  if (error.code === 'unknown_scope') return [CODE_HINTS.unknown_scope, helpHint(context.command)].filter(Boolean).join(' ');
+  if (error.status === 401 && (!error.code || error.code === 'unauthenticated')) return unauthorizedHint(context.connection);
+  if (error.status === 403 && (!error.code || error.code === 'scope_required')) return forbiddenHint(error, context);
+  if (error.status === 429 && (!error.code || error.code === 'rate_limited')) return `The broker is rate limiting; try again${retryIn(error)}.`;
+  return undefined;
+}
+
+/** For a code this CLI does not know (a newer broker), a hint by status class. */
+function statusHint(error: BrokerError, context: FailureContext): string | null {
+  if (error.status === 404) return `Is ${context.connection.url} a MiniQueue broker of this version? Check --url.`;
+  if (error.status === 409) return "The broker's state does not allow this now; look at it again (the list commands) and retry.";
+  if (error.status === 413) return CODE_HINTS.payload_too_large;
+  if (error.status >= 500) return CODE_HINTS.internal_error;
+  return null;
 }
 
 /** The innermost reason (ECONNREFUSED, ENOTFOUND…): fetch wraps it in "fetch failed". */
@@ -104,36 +108,4 @@ async function forbiddenHint(error: BrokerError, context: FailureContext): Promi
   const has = principal ? `Your key (${principal.name}) has: ${principal.scopes.join(', ') || 'no scopes'}. ` : '';
   const scope = needed ? `the scope ${needed}` : 'the right scope';
   return `${has}Use a key with ${scope} (--api-key, or \`miniqueue login\`); an admin registers one with \`miniqueue clients:create NAME --scope ${needed ?? 'SCOPE'}\`.`;
-}
-
-/** What to do about a 409, by its code; a conflict without a known code still gets a hint that holds for all. */
-const CONFLICTS: Record<string, string> = {
-  topic_exists: 'Pick another name; `miniqueue topics:list` shows the existing ones.',
-  queue_exists: 'Pick another name; `miniqueue queues:list` shows the existing ones.',
-  client_exists: 'Pick another name, or give that client a new key with `miniqueue clients:rotate NAME`.',
-  topic_has_queues: '`miniqueue topics:list` shows the queues bound to each topic; delete them with `miniqueue queues:delete`.',
-  idempotency_conflict: 'A key stands for one message: send a new --idempotency-key for a different topic, payload or headers.',
-  message_not_dead: 'Only dead messages can be replayed or deleted; `miniqueue dlq:list` shows them, `miniqueue messages:get ID` where this one is.',
-  message_not_unacked:
-    'Only a claimed (UNACKED) message can be acked, nacked or extended; `miniqueue messages:list QUEUE` shows its status.',
-  lease_lost:
-    'Only the consumer holding a message (same key, same --instance) can ack, nack or extend it, until it is redelivered; `miniqueue messages:list QUEUE` shows its status.',
-  last_admin:
-    'Some client must keep the admin scope: give another client admin first (`miniqueue clients:update NAME --scope admin`, or `miniqueue clients:create`), then change or revoke this one.',
-};
-
-function conflictHint(error: BrokerError): string {
-  return (error.code ? CONFLICTS[error.code] : undefined) ?? "The broker's state does not allow this now; look at it again (the list commands) and retry.";
-}
-
-const LISTERS: Record<string, string> = {
-  topic_not_found: '`miniqueue topics:list` shows the topics.',
-  queue_not_found: '`miniqueue queues:list` shows the queues.',
-  client_not_found: '`miniqueue clients:list` shows the registered clients.',
-  message_not_found: '`miniqueue messages:list QUEUE` and `miniqueue dlq:list` show message ids.',
-};
-
-function notFoundHint(error: BrokerError, connection: Connection): string {
-  const lister = error.code ? LISTERS[error.code] : undefined;
-  return lister ?? `Is ${connection.url} a MiniQueue broker of this version? Check --url.`;
 }

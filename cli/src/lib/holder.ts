@@ -6,7 +6,7 @@ import { Flags } from '@oclif/core';
  */
 export const instanceFlag = {
   instance: Flags.string({
-    summary: 'Act as this replica of the key\'s program (MiniQueue-Instance), when it claimed the message under one.',
+    summary: "Act as this replica of the key's program (MiniQueue-Instance), when it claimed the message under one.",
     helpGroup: 'CONNECTION',
   }),
 };

@@ -1,4 +1,3 @@
-
 export interface Progress {
   advance(count: number): void;
   stop(): void;

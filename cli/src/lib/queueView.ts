@@ -1,9 +1,12 @@
 import type { Queue } from '@miniqueue/sdk';
 import { formatTime } from './format.js';
 import { renderPairs } from './table.js';
+import { describeBounds } from './boundFlags.js';
+import { describeExpiry } from './expiryFlags.js';
 
 /** One queue's settings, each on its own line. */
 export function renderQueue(queue: Queue): string {
+  const expiry = describeExpiry(queue);
   const retention = queue.acked_retention_hours === null ? 'broker default (MINIQUEUE_ACKED_RETENTION_HOURS)' : `${queue.acked_retention_hours}h`;
   return renderPairs([
     ['name', queue.name],
@@ -13,6 +16,11 @@ export function renderQueue(queue: Queue): string {
     ['acked retention', retention],
     ['filter', queue.filter ? JSON.stringify(queue.filter) : 'none (every message)'],
     ['ordering key', queue.require_ordering_key ? 'required' : 'optional'],
+    ['consumers', queue.single_active_consumer ? 'one at a time (single active consumer)' : 'all at once'],
+    ['delivery rate', queue.max_deliveries_per_second ? `at most ${queue.max_deliveries_per_second}/s` : 'no limit'],
     ['created', formatTime(queue.created_at)],
+    ['bounds', describeBounds(queue)],
+    ['message ttl', expiry.ttl],
+    ['dead letters', expiry.deadLetters],
   ]);
 }

@@ -52,10 +52,12 @@ export async function consumeOverStream(broker: MiniQueue, queue: string, option
     options.settled(message, true);
     if (seen < count) idleFor(SETTLED_IDLE_MS);
   });
-  consumer.on('error', (error, { phase, message }) => {
-    if (phase === 'ack' && message) return options.settled(message, false, error);
-    if (phase === 'claim' && isRefusal(error)) finish(error);
+  consumer.on('error', (error, context) => {
+    if (context.phase === 'ack') return options.settled(context.message, false, error);
+    if (context.phase === 'claim' && isRefusal(error)) finish(error);
   });
+  // 401, 403, an unknown queue: the consumer has stopped; the broker's own error says why.
+  consumer.on('fatal', (error) => finish(error.cause));
   const onAbort = () => finish();
   options.signal.addEventListener('abort', onAbort, { once: true });
   idleFor(Math.max(FIRST_IDLE_MS, options.waitSeconds * 1000));

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
+import { startTestBroker, type TestBroker } from '@miniqueue/api/testing';
 import { runCli, type CliResult } from './cli.js';
 
 export type { TestBroker };

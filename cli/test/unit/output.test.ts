@@ -18,7 +18,12 @@ describe('renderTable', () => {
   });
 
   it('renders label-value pairs', () => {
-    expect(renderPairs([['name', 'x'], ['scopes', 'a, b']])).toBe('name    x\nscopes  a, b');
+    expect(
+      renderPairs([
+        ['name', 'x'],
+        ['scopes', 'a, b'],
+      ]),
+    ).toBe('name    x\nscopes  a, b');
   });
 });
 

@@ -3,7 +3,17 @@ import { UnauthorizedError } from '@miniqueue/sdk';
 import { signedInClient } from '../lib/client';
 import { describeError } from '../lib/errors';
 import { Loading } from '../lib/ui/States';
-import { endSession, exchangeLoginCode, forgetToken, isAdmin, sessionFor, storeToken, storedToken, takeLoginCode, type Session } from '../features/auth/api/session';
+import {
+  endSession,
+  exchangeLoginCode,
+  forgetToken,
+  isAdmin,
+  sessionFor,
+  storeToken,
+  storedToken,
+  takeLoginCode,
+  type Session,
+} from '../features/auth/api/session';
 import { SignInPage } from '../features/auth/components/SignInPage';
 import { SessionContext, type SessionContextValue } from './session';
 import { Shell } from './Shell';

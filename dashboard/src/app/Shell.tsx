@@ -26,38 +26,41 @@ export function Shell() {
   return (
     <MonitorProvider>
       <ReachabilityProvider>
-      <div className="min-h-screen lg:flex">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
-          Skip to content
-        </a>
-        <aside className="border-b border-slate-200 bg-white lg:w-60 lg:shrink-0 lg:border-b-0 lg:border-r">
-          <div className="lg:sticky lg:top-0 lg:max-h-screen lg:overflow-y-auto">
-            <div className="flex items-center justify-between gap-2 px-4 py-3 lg:py-5">
-              <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
-                <Logo />
-                MiniQueue
-              </Link>
-              <div className="flex items-center gap-2 lg:hidden">
-                <ConnectionIndicator />
-                <Button variant="ghost" size="sm" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
-                  {menuOpen ? 'Close' : 'Menu'}
-                </Button>
+        <div className="min-h-screen lg:flex">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+          >
+            Skip to content
+          </a>
+          <aside className="border-b border-slate-200 bg-white lg:w-60 lg:shrink-0 lg:border-b-0 lg:border-r">
+            <div className="lg:sticky lg:top-0 lg:max-h-screen lg:overflow-y-auto">
+              <div className="flex items-center justify-between gap-2 px-4 py-3 lg:py-5">
+                <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
+                  <Logo />
+                  MiniQueue
+                </Link>
+                <div className="flex items-center gap-2 lg:hidden">
+                  <ConnectionIndicator />
+                  <Button variant="ghost" size="sm" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+                    {menuOpen ? 'Close' : 'Menu'}
+                  </Button>
+                </div>
               </div>
+              {/* Choosing a page closes the menu, the page already shown included (its path does not change). */}
+              <Nav routes={routes} pathname={pathname} open={menuOpen} onChoose={() => setMenuOpen(false)} />
             </div>
-            {/* Choosing a page closes the menu, the page already shown included (its path does not change). */}
-            <Nav routes={routes} pathname={pathname} open={menuOpen} onChoose={() => setMenuOpen(false)} />
+          </aside>
+          <div className="min-w-0 flex-1">
+            <TopBar />
+            <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
+              <UnreachableBanner />
+              <StaleFrame>
+                <Page />
+              </StaleFrame>
+            </main>
           </div>
-        </aside>
-        <div className="min-w-0 flex-1">
-          <TopBar />
-          <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
-            <UnreachableBanner />
-            <StaleFrame>
-              <Page />
-            </StaleFrame>
-          </main>
         </div>
-      </div>
       </ReachabilityProvider>
     </MonitorProvider>
   );
@@ -70,7 +73,7 @@ function Nav({ routes, pathname, open, onChoose }: { routes: Route[]; pathname: 
     <nav id="main-nav" aria-label="Main" className={`${open ? 'block' : 'hidden'} px-2 pb-3 lg:block`}>
       {sections.map((section) => (
         <div key={section} className="mt-2 first:mt-0 lg:mt-5">
-          <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-400">{section}</p>
+          <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{section}</p>
           <ul className="space-y-0.5">
             {routes
               .filter((route) => route.section === section && route.inMenu !== false)

@@ -37,7 +37,7 @@ export const routesFor = (admin: boolean): Route[] => ROUTES.filter((route) => a
 export function matches(route: Route, pathname: string): boolean {
   const want = route.path.split('/');
   const have = pathname.split('/');
-  return want.length === have.length && want.every((segment, index) => segment.startsWith(':') ? have[index] !== '' : segment === have[index]);
+  return want.length === have.length && want.every((segment, index) => (segment.startsWith(':') ? have[index] !== '' : segment === have[index]));
 }
 
 /** The menu entry a path belongs to: itself, or the page it was reached from (/queues/x → Queues). */

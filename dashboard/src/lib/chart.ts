@@ -18,10 +18,36 @@ export function lineSegments(values: readonly (number | null)[], max: number, wi
       if (segments[segments.length - 1].length > 0) segments.push([]);
       return;
     }
-    segments[segments.length - 1].push(`${(index * step).toFixed(1)},${(height - (value / max) * height).toFixed(1)}`);
+    // Above the axis (a clipped spike) the line runs along the top; the chart marks the point.
+    segments[segments.length - 1].push(`${(index * step).toFixed(1)},${(height - (Math.min(value, max) / max) * height).toFixed(1)}`);
   });
   return segments.filter((points) => points.length > 0).map((points) => points.join(' '));
 }
 
 /** A rate for people: one decimal below 10, whole numbers above. */
 export const formatRate = (value: number): string => (value >= 10 ? Math.round(value).toLocaleString('en') : value.toFixed(1));
+
+/** A value this many times the chart's typical high (its 95th percentile) is a spike. */
+export const SPIKE_FACTOR = 3;
+
+/** The value below which `share` of the values lie (nearest rank); 0 for none. */
+function percentile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) * share)] ?? 0;
+}
+
+/**
+ * Where a chart's axis ends so that what usually happens stays readable: the highest value,
+ * unless a few values stand more than SPIKE_FACTOR above the usual highs (the 95th percentile of
+ * the busiest line: a one-off import among steady traffic); then the axis ends a little above
+ * those and `clipped` says the chart must mark what rises past it. Each line is judged on its
+ * own, so a quiet line (acks at zero) does not make a busy one look like a spike. A chart
+ * mostly at zero is not clipped (its spike is all there is to see).
+ */
+export function visibleScale(series: readonly (readonly (number | null)[])[]): { max: number; clipped: boolean } {
+  const lines = series.map((values) => values.filter((value): value is number => value !== null));
+  const top = Math.max(0, ...lines.flat());
+  const typical = Math.max(0, ...lines.map((values) => percentile(values, 0.95)));
+  if (typical <= 0 || top <= SPIKE_FACTOR * typical) return { max: niceMax(top), clipped: false };
+  return { max: niceMax(typical * 1.2), clipped: true };
+}

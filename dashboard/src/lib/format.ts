@@ -58,3 +58,12 @@ export function formatDate(value: Date | string | null | undefined): string {
 
 /** The first letter in capitals, for a phrase that starts a sentence. */
 export const capitalize = (text: string): string => (text ? `${text[0].toUpperCase()}${text.slice(1)}` : text);
+
+/** A payload on one line, for a table cell: JSON without its indentation, anything else as sent. */
+export function compactPayload(payload: string): string {
+  try {
+    return JSON.stringify(JSON.parse(payload));
+  } catch {
+    return payload.replace(/\s+/g, ' ');
+  }
+}

@@ -36,7 +36,8 @@ dashboardForFile(async (started) => {
 
 const article = (name: string) => page.locator(`article[data-message-id="${ids[name]}"]`);
 const listed = () => page.locator('[data-testid="dead-letters"] article').evaluateAll((items) => items.map((item) => item.getAttribute('data-message-id')));
-const confirmIn = async (title: string | RegExp, button: string) => page.getByRole('dialog', { name: title }).getByRole('button', { name: button, exact: true }).click();
+const confirmIn = async (title: string | RegExp, button: string) =>
+  page.getByRole('dialog', { name: title }).getByRole('button', { name: button, exact: true }).click();
 
 describe('the dead-letter queue', () => {
   it('says why and when each message died', async () => {
@@ -60,7 +61,9 @@ describe('the dead-letter queue', () => {
   });
 
   it('deletes one dead message for good, after confirmation', async () => {
-    await article('rejected').getByRole('button', { name: /Delete message/ }).click();
+    await article('rejected')
+      .getByRole('button', { name: /Delete message/ })
+      .click();
     await confirmIn('Delete this message?', 'Delete');
     await page.getByText(/Deleted message .* of email-queue\./).waitFor();
     await expect.poll(listed).toEqual([ids.exhausted, ids.third]);

@@ -58,7 +58,17 @@ describe('signing in with GitHub', () => {
     expect((await dashboard.sdk(token!).auth.me()).kind).toBe('session');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
-    await expect.poll(() => dashboard.sdk(token!).auth.me().then(() => 'alive', (error) => error instanceof UnauthorizedError ? 'ended' : String(error))).toBe('ended');
+    await expect
+      .poll(() =>
+        dashboard
+          .sdk(token!)
+          .auth.me()
+          .then(
+            () => 'alive',
+            (error) => (error instanceof UnauthorizedError ? 'ended' : String(error)),
+          ),
+      )
+      .toBe('ended');
     expect(errors).toEqual([]);
   });
 

@@ -39,7 +39,8 @@ dashboardForFile(async (started) => {
   await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
 });
 
-const hourTotal = async (chart: string, line: string) => Number(await page.locator(`[data-testid="${chart}"] [data-line="${line}"]`).getAttribute('data-hour-total'));
+const hourTotal = async (chart: string, line: string) =>
+  Number(await page.locator(`[data-testid="${chart}"] [data-line="${line}"]`).getAttribute('data-window-total'));
 
 describe('history and rates', () => {
   it('draws the last hour on the overview as soon as it opens, publishes apart from copies stored', async () => {
@@ -48,7 +49,9 @@ describe('history and rates', () => {
     expect(await hourTotal('overview-chart', 'enqueued')).toBeGreaterThanOrEqual(1200);
     expect(await hourTotal('overview-chart', 'delivered')).toBeGreaterThanOrEqual(670);
     expect(Number(await page.getByTestId('overview-chart').getAttribute('data-buckets'))).toBeGreaterThan(300);
-    expect(await page.getByTestId('overview-chart').getByRole('img').getAttribute('aria-label')).toMatch(/^Over the last hour: 6\d\d published, 1,2\d\d copies stored/);
+    expect(await page.getByTestId('overview-chart').getByRole('img').getAttribute('aria-label')).toMatch(
+      /^Over the last hour: 6\d\d published, 1,2\d\d copies stored/,
+    );
     await screenshot(page, 'overview-history');
   });
 
@@ -87,6 +90,7 @@ describe('history and rates', () => {
     await page.getByTestId('queue-chart').waitFor();
     expect(await hourTotal('queue-chart', 'delivered')).toBeGreaterThanOrEqual(670);
 
+    await page.getByRole('tab', { name: 'Settings' }).click();
     const settings = page.getByRole('form', { name: 'Queue settings' });
     await settings.getByLabel('Ack timeout (seconds)').fill('0');
     await settings.getByRole('button', { name: 'Save settings' }).click();

@@ -19,7 +19,7 @@ dashboardForFile(async (started) => {
 
 describe('replay from history on the queue page', () => {
   it('counts, asks, replays, and says so; a start before the history is answered in words', async () => {
-    await page.goto(`${dashboard.url}/queues/history-q`);
+    await page.goto(`${dashboard.url}/queues/history-q?tab=replay`);
     const section = page.getByRole('region', { name: 'Replay history-q from history' });
     await section.getByRole('button', { name: 'Replay…' }).click();
     const dialog = page.getByRole('dialog');
@@ -32,6 +32,9 @@ describe('replay from history on the queue page', () => {
 
     await section.getByLabel('Since').fill('2020-01-01T00:00');
     await section.getByRole('button', { name: 'Replay…' }).click();
-    await section.getByRole('alert').getByText(/keeps acked messages for 24 hours/).waitFor();
+    await section
+      .getByRole('alert')
+      .getByText(/keeps acked messages for 24 hours/)
+      .waitFor();
   });
 });

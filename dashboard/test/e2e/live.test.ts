@@ -42,11 +42,14 @@ describe('the live feed', () => {
 
     await page.getByLabel('Queue').selectOption('stock-queue');
     // The drop marker stays under a queue filter: the events it stands for may be of that queue.
-    const queues = () => rows(':not([data-event-type="EVENTS_DROPPED"])').evaluateAll((items) => [...new Set(items.map((item) => item.getAttribute('data-queue')))]);
+    const queues = () =>
+      rows(':not([data-event-type="EVENTS_DROPPED"])').evaluateAll((items) => [...new Set(items.map((item) => item.getAttribute('data-queue')))]);
     await expect.poll(queues).toEqual(['stock-queue']);
 
     await page.getByLabel('Event').selectOption('ACKED');
-    expect(await rows().evaluateAll((items) => items.map((item) => `${item.getAttribute('data-event-type')} ${item.getAttribute('data-queue')}`))).toEqual(['ACKED stock-queue']);
+    expect(await rows().evaluateAll((items) => items.map((item) => `${item.getAttribute('data-event-type')} ${item.getAttribute('data-queue')}`))).toEqual([
+      'ACKED stock-queue',
+    ]);
     await screenshot(page, 'live-filtered');
 
     await page.getByLabel('Queue').selectOption('');

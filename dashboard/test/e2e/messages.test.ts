@@ -33,7 +33,7 @@ dashboardForFile(async (started) => {
 });
 
 const messages = () => page.getByRole('region', { name: 'Messages of big' });
-const payloads = () => messages().locator('[data-testid="listing"] article pre').allTextContents();
+const payloads = () => messages().locator('[data-testid="listing"] td[data-key="payload"]').allTextContents();
 const n = (payload: string) => (JSON.parse(payload) as { n: number }).n;
 
 describe('finding a message in a queue of 100,000', () => {

@@ -82,15 +82,26 @@ describe('operating the broker from the dashboard', () => {
     expect(await page.locator('[data-event-type="PUBLISHED"]').count()).toBeGreaterThanOrEqual(2);
   });
 
-  it("opens a queue's page from the list, its messages newest first with payloads pretty-printed", async () => {
+  it("opens a queue's page from the list, its messages newest first, a row opening to its payload pretty-printed", async () => {
     await nav('Queues');
     const row = page.locator('tr[data-queue="email-queue"]');
     expect(await row.locator('[data-column="pending"]').textContent()).toBe('2');
     await row.getByRole('link', { name: 'email-queue' }).click();
     const messages = page.getByRole('region', { name: 'Messages of email-queue' });
-    await messages.locator('article').nth(1).waitFor();
-    const payload = await messages.locator('pre').first().textContent();
+    const rows = messages.locator('tr[data-message-row]');
+    await rows.nth(1).waitFor();
+    expect(await rows.first().locator('td[data-key="payload"]').textContent()).toBe(JSON.stringify({ orderId: 43 }));
+    await rows
+      .first()
+      .getByRole('button', { name: /^Open message/ })
+      .click();
+    const payload = await messages.locator('article pre').first().textContent();
     expect(payload).toBe(JSON.stringify({ orderId: 43 }, null, 2));
+    await rows
+      .nth(1)
+      .getByRole('button', { name: /^Open message/ })
+      .click();
+    await messages.locator('article').nth(1).waitFor();
     expect(await messages.getByText('source: dashboard').count()).toBe(1);
     await screenshot(page, 'queue-messages');
   });

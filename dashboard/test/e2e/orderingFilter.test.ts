@@ -75,7 +75,7 @@ describe("a queue's filter and key rule on its own page", () => {
   it('an admin sets both; a bad filter is explained next to the field and saves nothing', async () => {
     const admin = dashboard.sdk(dashboard.broker.adminKey);
     await admin.queues.create('audit', 'payments');
-    await page.goto(`${dashboard.url}/queues/audit`);
+    await page.goto(`${dashboard.url}/queues/audit?tab=settings`);
     const settings = page.getByRole('form', { name: 'Queue settings' });
     const filter = settings.getByLabel('Header filter');
     expect(await filter.inputValue()).toBe('');

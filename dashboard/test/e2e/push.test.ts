@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { PUSH_ENV } from '../../../api/test/push/support.js';
+import { PUSH_ENV } from '@miniqueue/api/testing';
 import { launchBrowser, newPage, PHONE, screenshot } from '../helpers/browser.js';
 import { signInWithKey, startDashboard, type Dashboard } from '../helpers/dashboard.js';
 
@@ -22,17 +22,32 @@ afterAll(async () => {
 });
 
 const openQueue = async () => {
-  await page.goto(`${dashboard.url}/queues/hooked`);
+  await page.goto(`${dashboard.url}/queues/hooked?tab=push`);
   return page.getByRole('region', { name: 'Push endpoint of hooked' });
 };
 
 describe('push endpoint on the queue page', () => {
+  it('asks for no endpoint a queue does not have: no 404 on its page or its Push tab', async () => {
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
+    await page.goto(`${dashboard.url}/queues/hooked`);
+    await page.getByRole('tab', { name: 'Messages' }).waitFor();
+    await page.getByRole('tab', { name: 'Push' }).click();
+    await page.getByRole('region', { name: 'Push endpoint of hooked' }).getByText("None: consumers pull this queue's messages.").waitFor();
+    expect(missing).toEqual([]);
+  });
+
   it('sets an endpoint and shows its secret once; a refused URL says why; rotates and removes', async () => {
     let section = await openQueue();
     await section.getByText("None: consumers pull this queue's messages.").waitFor();
     await section.getByLabel('Endpoint URL').fill('https://10.0.0.1/hook');
     await section.getByRole('button', { name: 'Set endpoint' }).click();
-    await section.getByRole('alert').getByText(/private, loopback or reserved/).waitFor();
+    await section
+      .getByRole('alert')
+      .getByText(/private, loopback or reserved/)
+      .waitFor();
 
     await section.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hook');
     await section.getByRole('button', { name: 'Set endpoint' }).click();
@@ -46,6 +61,10 @@ describe('push endpoint on the queue page', () => {
     section = await openQueue();
     await section.getByTestId('push-url').waitFor();
     expect(await section.getByTestId('push-secret').count()).toBe(0);
+    // The form starts from what is set.
+    expect(await section.getByLabel('Endpoint URL').inputValue()).toBe('http://127.0.0.1:9/hook');
+    expect(await section.getByLabel('At most in flight').inputValue()).toBe('4');
+    expect(Number(await section.getByLabel('Timeout (seconds)').inputValue())).toBeGreaterThan(0);
     expect(await page.content()).not.toContain(first);
 
     await section.getByRole('button', { name: 'Rotate secret…' }).click();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, PHONE, newPage, screenshot } from '../helpers/browser.js';
+import { contrastFailures } from '../helpers/contrast.js';
 import { dashboardForFile, signInWithKey, type Dashboard } from '../helpers/dashboard.js';
 
 let dashboard: Dashboard;
@@ -9,7 +10,7 @@ let browser: Browser;
 const PAGES = [
   { path: '/', name: 'overview', ready: '[data-testid="overview-chart"]' },
   { path: '/queues', name: 'queues', ready: '[data-queue]:visible' },
-  { path: '/queues/email-queue', name: 'queue', ready: 'article' },
+  { path: '/queues/email-queue', name: 'queue', ready: '[data-message-row]' },
   { path: '/dead-letters', name: 'dead-letters', ready: '[data-testid="dead-letters"]' },
   { path: '/live', name: 'live', ready: 'main h1' },
   { path: '/topics', name: 'topics', ready: 'form' },
@@ -52,7 +53,8 @@ async function clippedControls(page: Page): Promise<string[]> {
       for (let parent = element.parentElement; parent; parent = parent.parentElement) {
         if (getComputedStyle(parent).overflowX === 'visible') continue;
         const frame = parent.getBoundingClientRect();
-        if (box.left < frame.left - 1 || box.right > frame.right + 1) clipped.push((element.textContent || element.getAttribute('aria-label') || element.tagName).trim());
+        if (box.left < frame.left - 1 || box.right > frame.right + 1)
+          clipped.push((element.textContent || element.getAttribute('aria-label') || element.tagName).trim());
         break;
       }
       if (box.right > window.innerWidth + 1) clipped.push((element.textContent || element.tagName).trim());
@@ -67,7 +69,10 @@ dashboardForFile(async (started) => {
 });
 
 describe('every page on a desktop and on a phone', () => {
-  for (const [device, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [device, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`lays out every page without sideways scrolling or clipped controls on a ${device}`, async () => {
       const { page, errors } = await newPage(browser, viewport);
       await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
@@ -76,6 +81,8 @@ describe('every page on a desktop and on a phone', () => {
         await page.locator(ready).first().waitFor();
         await screenshot(page, `${device}-${name}`, { fullPage: true });
         expect({ page: name, overflow: await overflow(page), clipped: await clippedControls(page) }).toEqual({ page: name, overflow: 0, clipped: [] });
+        // Every text and value readable: WCAG AA contrast, zeros and muted labels included.
+        expect({ page: name, contrast: await contrastFailures(page) }).toEqual({ page: name, contrast: [] });
       }
       expect(errors).toEqual([]);
     });

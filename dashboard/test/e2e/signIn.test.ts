@@ -57,7 +57,11 @@ describe('signing in with an API key', () => {
     await signInWithKey(page, dashboard.url, key);
     await dashboard.sdk(dashboard.broker.adminKey).clients.delete('watcher');
     // The live feed may hear of the revocation first and sign out before the click: either way ends there.
-    await page.getByRole('link', { name: 'Queues' }).first().click({ timeout: 5_000 }).catch(() => undefined);
+    await page
+      .getByRole('link', { name: 'Queues' })
+      .first()
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
     await page.getByText(/session has ended or the key was revoked/).waitFor();
   });
 });

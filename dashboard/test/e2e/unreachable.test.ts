@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot } from '../helpers/browser.js';
 import { expectCount, signInWithKey } from '../helpers/dashboard.js';
 import { freePort } from '../helpers/fakeGithub.js';
-import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
+import { startTestBroker, type TestBroker } from '@miniqueue/api/testing';
 
 /** A broker on a port chosen up front, so the one started again after the stop answers the same page. */
 let port: number;

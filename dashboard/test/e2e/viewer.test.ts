@@ -28,9 +28,9 @@ dashboardForFile(async (started) => {
 });
 
 async function changingControls(): Promise<string[]> {
-  const names = await page.locator('button:visible, a:visible, input[type=submit]:visible').evaluateAll((elements) =>
-    elements.map((element) => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim()),
-  );
+  const names = await page
+    .locator('button:visible, a:visible, input[type=submit]:visible')
+    .evaluateAll((elements) => elements.map((element) => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim()));
   return names.filter((name) => CHANGING.test(name));
 }
 
@@ -49,8 +49,9 @@ describe("a viewer's session", () => {
 
     await nav('Queues');
     await page.locator('tr[data-queue="email-queue"]').getByRole('link', { name: 'email-queue' }).click();
-    await page.getByRole('region', { name: 'Messages of email-queue' }).locator('article').first().waitFor();
+    await page.getByRole('region', { name: 'Messages of email-queue' }).locator('tr[data-message-row]').first().waitFor();
     expect(await changingControls()).toEqual([]);
+    await page.getByRole('tab', { name: 'Settings' }).click();
     // Searching (by id, by header) is reading; the settings are shown, not a form.
     expect(await page.locator('form:not([role=search])').count()).toBe(0);
     const settings = await page.getByTestId('queue-settings').textContent();

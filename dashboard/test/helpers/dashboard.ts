@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { MiniQueue } from '@miniqueue/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
-import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
+import { startTestBroker, type TestBroker } from '@miniqueue/api/testing';
 
 export interface Dashboard {
   broker: TestBroker;

@@ -16,7 +16,8 @@ export interface FakeGithub {
   close(): Promise<void>;
 }
 
-const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize application</title></head><body>${body}</body></html>`;
+const html = (body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize application</title></head><body>${body}</body></html>`;
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -48,7 +49,9 @@ export async function startFakeGithub(signedInAs: GithubUser): Promise<FakeGithu
         back.searchParams.set('code', code);
         back.searchParams.set('state', url.searchParams.get('state') ?? '');
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        return res.end(html(`<h1>Authorize MiniQueue</h1><p>Signed in as ${escape(fake.signedInAs.login)}</p><a href="${escape(back.toString())}">Authorize</a>`));
+        return res.end(
+          html(`<h1>Authorize MiniQueue</h1><p>Signed in as ${escape(fake.signedInAs.login)}</p><a href="${escape(back.toString())}">Authorize</a>`),
+        );
       }
       if (req.method === 'POST' && url.pathname === '/login/oauth/access_token') {
         const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));

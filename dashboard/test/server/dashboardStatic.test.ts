@@ -4,8 +4,7 @@ import path from 'node:path';
 import Hapi from '@hapi/hapi';
 import Inert from '@hapi/inert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
-import { DASHBOARD_CSP, DASHBOARD_DIST, dashboardStaticRoutes } from '../../../api/src/http/routes/dashboardStatic.js';
+import { DASHBOARD_CSP, DASHBOARD_DIST, dashboardStaticRoutes, startTestBroker, type TestBroker } from '@miniqueue/api/testing';
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -46,7 +45,13 @@ describe('the broker serving the built dashboard', () => {
     for (const url of ['/api/v1/nothing-here', '/api', '/actuator/nope', '/ws/other']) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(404);
-      expect(JSON.parse(response.payload), url).toEqual({ status: 404, code: 'route_not_found', message: `No route for GET ${url}`, errors: null, response_body: null });
+      expect(JSON.parse(response.payload), url).toEqual({
+        status: 404,
+        code: 'route_not_found',
+        message: `No route for GET ${url}`,
+        errors: null,
+        response_body: null,
+      });
       expect(response.headers['content-security-policy']).toBe(API_CSP);
     }
     const info = await get('/actuator/info');

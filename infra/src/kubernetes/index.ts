@@ -11,7 +11,9 @@ import type { Settings } from '../settings.js';
 import { dbPoolSize } from '../sizing.js';
 import { createBroker } from './broker.js';
 import { createGrafana } from './grafana.js';
+import { createCloudnativePgOperator } from './cloudnativePgOperator.js';
 import { createPostgres } from './postgres.js';
+import { createReplicatedPostgres } from './replicatedPostgres.js';
 import { createPrometheus } from './prometheus.js';
 
 export interface DeployOutputs {
@@ -28,6 +30,28 @@ function serviceUrl(service: k8s.core.v1.Service, fallback: string, port: number
   });
 }
 
+/** The stack's own PostgreSQL, replicated by CloudNativePG unless `postgres: single`; none with a managed one. */
+function ownPostgres(settings: Settings, namespace: pulumi.Output<string>): { url: pulumi.Output<string>; resource: pulumi.Resource } | undefined {
+  if (settings.database.kind !== 'own') return undefined;
+  const args = {
+    namespace,
+    namespaceName: settings.kubernetes.namespace,
+    stack: settings.stack,
+    password: settings.database.password,
+    storageSize: settings.database.storageSize,
+    storageClass: settings.kubernetes.storageClass,
+    maxConnections: settings.databaseMaxConnections,
+  };
+  if (settings.database.topology === 'single') {
+    const single = createPostgres(args);
+    return { url: single.url, resource: single.statefulSet };
+  }
+  const operatorNamespace = settings.kubernetes.postgresOperatorNamespace;
+  const operator = operatorNamespace ? createCloudnativePgOperator(operatorNamespace) : undefined;
+  const replicated = createReplicatedPostgres({ ...args, operator });
+  return { url: replicated.url, resource: replicated.cluster };
+}
+
 export function deployKubernetes(settings: Settings): DeployOutputs {
   if (!settings.image) throw new Error('miniqueue:image is required on Kubernetes: a pushed image, pinned by tag or digest');
   const image = assertPinnedImage(settings.image);
@@ -37,17 +61,7 @@ export function deployKubernetes(settings: Settings): DeployOutputs {
   });
   const namespace = ns.metadata.name;
 
-  const postgres = settings.database.kind === 'own'
-    ? createPostgres({
-        namespace,
-        namespaceName,
-        stack: settings.stack,
-        password: settings.database.password,
-        storageSize: settings.database.storageSize,
-        storageClass: settings.kubernetes.storageClass,
-        maxConnections: settings.databaseMaxConnections,
-      })
-    : undefined;
+  const postgres = ownPostgres(settings, namespace);
   const databaseUrl = settings.database.kind === 'external' ? settings.database.url : postgres!.url;
 
   const broker = createBroker({
@@ -64,7 +78,7 @@ export function deployKubernetes(settings: Settings): DeployOutputs {
     scaling: settings.scaling,
     resources: settings.resources,
     serviceType,
-    dependsOn: postgres ? [postgres.statefulSet] : [],
+    dependsOn: postgres ? [postgres.resource] : [],
   });
 
   const files = monitoringFiles();
@@ -82,12 +96,9 @@ export function deployKubernetes(settings: Settings): DeployOutputs {
 
   const inCluster = (component: 'broker' | 'grafana') => clusterUrl(component, namespaceName);
   return {
-    brokerUrl: settings.kubernetes.brokerUrl
-      ? pulumi.output(settings.kubernetes.brokerUrl)
-      : serviceUrl(broker.service, inCluster('broker'), PORTS.broker),
+    brokerUrl: settings.kubernetes.brokerUrl ? pulumi.output(settings.kubernetes.brokerUrl) : serviceUrl(broker.service, inCluster('broker'), PORTS.broker),
     grafanaUrl: settings.kubernetes.grafanaUrl
       ? pulumi.output(settings.kubernetes.grafanaUrl)
       : serviceUrl(grafana.service, inCluster('grafana'), PORTS.grafana),
   };
 }
-

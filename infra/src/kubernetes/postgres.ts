@@ -33,47 +33,56 @@ export function createPostgres(args: PostgresArgs) {
     // Headless: the StatefulSet's one pod answers at a stable name.
     spec: { clusterIP: 'None', selector: selectorLabels('postgres', args.stack), ports: [{ name: 'postgres', port: PORTS.postgres, targetPort: 'postgres' }] },
   });
-  const statefulSet = new k8s.apps.v1.StatefulSet('postgres', {
-    metadata: { ...metadata, name },
-    spec: {
-      serviceName: name,
-      replicas: 1,
-      selector: { matchLabels: selectorLabels('postgres', args.stack) },
-      template: {
-        metadata: { labels: labels('postgres', args.stack) },
-        spec: {
-          securityContext: restrictedPod(IMAGE_USERS.postgres),
-          containers: [{
-            name: 'postgres',
-            image: IMAGES.postgres,
-            args: ['-c', `max_connections=${args.maxConnections}`],
-            ports: [{ name: 'postgres', containerPort: PORTS.postgres }],
-            env: [
-              { name: 'POSTGRES_USER', value: DATABASE.user },
-              { name: 'POSTGRES_DB', value: DATABASE.name },
-              { name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name, key: 'password' } } },
-              // A subdirectory: the volume's root holds lost+found, which initdb refuses.
-              { name: 'PGDATA', value: '/var/lib/postgresql/data/pgdata' },
+  const statefulSet = new k8s.apps.v1.StatefulSet(
+    'postgres',
+    {
+      metadata: { ...metadata, name },
+      spec: {
+        serviceName: name,
+        replicas: 1,
+        selector: { matchLabels: selectorLabels('postgres', args.stack) },
+        template: {
+          metadata: { labels: labels('postgres', args.stack) },
+          spec: {
+            securityContext: restrictedPod(IMAGE_USERS.postgres),
+            containers: [
+              {
+                name: 'postgres',
+                image: IMAGES.postgres,
+                args: ['-c', `max_connections=${args.maxConnections}`],
+                ports: [{ name: 'postgres', containerPort: PORTS.postgres }],
+                env: [
+                  { name: 'POSTGRES_USER', value: DATABASE.user },
+                  { name: 'POSTGRES_DB', value: DATABASE.name },
+                  { name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name, key: 'password' } } },
+                  // A subdirectory: the volume's root holds lost+found, which initdb refuses.
+                  { name: 'PGDATA', value: '/var/lib/postgresql/data/pgdata' },
+                ],
+                readinessProbe: { exec: { command: ['pg_isready', '-U', DATABASE.user, '-d', DATABASE.name] }, periodSeconds: 5 },
+                livenessProbe: { exec: { command: ['pg_isready', '-U', DATABASE.user, '-d', DATABASE.name] }, periodSeconds: 15, failureThreshold: 6 },
+                resources: COMPONENT_RESOURCES.postgres,
+                securityContext: restrictedContainer(false),
+                volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }],
+              },
             ],
-            readinessProbe: { exec: { command: ['pg_isready', '-U', DATABASE.user, '-d', DATABASE.name] }, periodSeconds: 5 },
-            livenessProbe: { exec: { command: ['pg_isready', '-U', DATABASE.user, '-d', DATABASE.name] }, periodSeconds: 15, failureThreshold: 6 },
-            resources: COMPONENT_RESOURCES.postgres,
-            securityContext: restrictedContainer(false),
-            volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }],
-          }],
+          },
         },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              storageClassName: args.storageClass,
+              resources: { requests: { storage: args.storageSize } },
+            },
+          },
+        ],
       },
-      volumeClaimTemplates: [{
-        metadata: { name: 'data' },
-        spec: {
-          accessModes: ['ReadWriteOnce'],
-          storageClassName: args.storageClass,
-          resources: { requests: { storage: args.storageSize } },
-        },
-      }],
     },
-  }, { dependsOn: [secret] });
-  const url = pulumi.secret(args.password.apply((password) =>
-    postgresUrl({ host: `${name}.${args.namespaceName}.svc.cluster.local`, port: PORTS.postgres, password })));
+    { dependsOn: [secret] },
+  );
+  const url = pulumi.secret(
+    args.password.apply((password) => postgresUrl({ host: `${name}.${args.namespaceName}.svc.cluster.local`, port: PORTS.postgres, password })),
+  );
   return { secret, service, statefulSet, url };
 }

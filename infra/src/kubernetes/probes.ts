@@ -16,4 +16,3 @@ export function brokerProbes() {
     livenessProbe: { httpGet, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
   };
 }
-

@@ -5,7 +5,7 @@
  * image's node; the admin key it uses never reaches the Prometheus container.
  */
 import * as k8s from '@pulumi/kubernetes';
-import * as pulumi from '@pulumi/pulumi';
+import type * as pulumi from '@pulumi/pulumi';
 import { CONTAINER_PATHS, type MonitoringFiles } from '../files.js';
 import { METRICS_KEY_DIR, METRICS_KEY_FILE } from '../health.js';
 import { IMAGES } from '../images.js';
@@ -63,70 +63,78 @@ export function createPrometheus(args: PrometheusArgs) {
       resources: { requests: { storage: args.storageSize } },
     },
   });
-  const deployment = new k8s.apps.v1.Deployment('prometheus', {
-    metadata: { ...metadata, name },
-    spec: {
-      replicas: 1,
-      // The volume is ReadWriteOnce: the old pod must let go before the new one starts.
-      strategy: { type: 'Recreate' },
-      selector: { matchLabels: selectorLabels('prometheus', args.stack) },
-      template: {
-        metadata: {
-          labels: labels('prometheus', args.stack),
-          annotations: { 'miniqueue.dev/config-checksum': configChecksum(prometheusYml, args.files.alertRules, args.files.metricsKeyScript) },
-        },
-        spec: {
-          serviceAccountName: account.metadata.name,
-          securityContext: restrictedPod(IMAGE_USERS.prometheus),
-          initContainers: [{
-            name: 'metrics-key',
-            image: args.brokerImage,
-            command: ['node', CONTAINER_PATHS.metricsKeyScript],
-            env: [
-              { name: 'MINIQUEUE_URL', value: `http://${SERVICE_NAMES.broker}:${PORTS.broker}` },
-              { name: 'METRICS_KEY_FILE', value: METRICS_KEY_FILE },
+  const deployment = new k8s.apps.v1.Deployment(
+    'prometheus',
+    {
+      metadata: { ...metadata, name },
+      spec: {
+        replicas: 1,
+        // The volume is ReadWriteOnce: the old pod must let go before the new one starts.
+        strategy: { type: 'Recreate' },
+        selector: { matchLabels: selectorLabels('prometheus', args.stack) },
+        template: {
+          metadata: {
+            labels: labels('prometheus', args.stack),
+            annotations: { 'miniqueue.dev/config-checksum': configChecksum(prometheusYml, args.files.alertRules, args.files.metricsKeyScript) },
+          },
+          spec: {
+            serviceAccountName: account.metadata.name,
+            securityContext: restrictedPod(IMAGE_USERS.prometheus),
+            initContainers: [
               {
-                name: 'MINIQUEUE_ADMIN_KEY',
-                valueFrom: { secretKeyRef: { name: args.adminKeySecret.metadata.name, key: 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY' } },
+                name: 'metrics-key',
+                image: args.brokerImage,
+                command: ['node', CONTAINER_PATHS.metricsKeyScript],
+                env: [
+                  { name: 'MINIQUEUE_URL', value: `http://${SERVICE_NAMES.broker}:${PORTS.broker}` },
+                  { name: 'METRICS_KEY_FILE', value: METRICS_KEY_FILE },
+                  {
+                    name: 'MINIQUEUE_ADMIN_KEY',
+                    valueFrom: { secretKeyRef: { name: args.adminKeySecret.metadata.name, key: 'MINIQUEUE_BOOTSTRAP_ADMIN_KEY' } },
+                  },
+                ],
+                resources: COMPONENT_RESOURCES.metricsKey,
+                securityContext: restrictedContainer(),
+                volumeMounts: [
+                  { name: 'metrics-key-script', mountPath: CONTAINER_PATHS.metricsKeyScript, subPath: 'metrics-key.mjs', readOnly: true },
+                  { name: 'metrics-key', mountPath: METRICS_KEY_DIR },
+                ],
               },
             ],
-            resources: COMPONENT_RESOURCES.metricsKey,
-            securityContext: restrictedContainer(),
-            volumeMounts: [
-              { name: 'metrics-key-script', mountPath: CONTAINER_PATHS.metricsKeyScript, subPath: 'metrics-key.mjs', readOnly: true },
-              { name: 'metrics-key', mountPath: METRICS_KEY_DIR },
+            containers: [
+              {
+                name: 'prometheus',
+                image: IMAGES.prometheus,
+                args: [
+                  `--config.file=${CONTAINER_PATHS.prometheusConfigDir}/prometheus.yml`,
+                  '--storage.tsdb.path=/prometheus',
+                  '--storage.tsdb.retention.time=15d',
+                ],
+                ports: [{ name: 'http', containerPort: PORTS.prometheus }],
+                readinessProbe: { httpGet: { path: '/-/ready', port: 'http' }, periodSeconds: 10 },
+                livenessProbe: { httpGet: { path: '/-/healthy', port: 'http' }, periodSeconds: 20, failureThreshold: 6 },
+                resources: COMPONENT_RESOURCES.prometheus,
+                securityContext: restrictedContainer(),
+                volumeMounts: [
+                  { name: 'config', mountPath: CONTAINER_PATHS.prometheusConfigDir, readOnly: true },
+                  { name: 'metrics-key', mountPath: METRICS_KEY_DIR, readOnly: true },
+                  { name: 'data', mountPath: '/prometheus' },
+                ],
+              },
             ],
-          }],
-          containers: [{
-            name: 'prometheus',
-            image: IMAGES.prometheus,
-            args: [
-              `--config.file=${CONTAINER_PATHS.prometheusConfigDir}/prometheus.yml`,
-              '--storage.tsdb.path=/prometheus',
-              '--storage.tsdb.retention.time=15d',
+            volumes: [
+              { name: 'config', configMap: { name: config.metadata.name } },
+              { name: 'metrics-key-script', configMap: { name: scripts.metadata.name } },
+              // In memory: the key lives as long as the pod, and a new pod issues a new one.
+              { name: 'metrics-key', emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } },
+              { name: 'data', persistentVolumeClaim: { claimName: data.metadata.name } },
             ],
-            ports: [{ name: 'http', containerPort: PORTS.prometheus }],
-            readinessProbe: { httpGet: { path: '/-/ready', port: 'http' }, periodSeconds: 10 },
-            livenessProbe: { httpGet: { path: '/-/healthy', port: 'http' }, periodSeconds: 20, failureThreshold: 6 },
-            resources: COMPONENT_RESOURCES.prometheus,
-            securityContext: restrictedContainer(),
-            volumeMounts: [
-              { name: 'config', mountPath: CONTAINER_PATHS.prometheusConfigDir, readOnly: true },
-              { name: 'metrics-key', mountPath: METRICS_KEY_DIR, readOnly: true },
-              { name: 'data', mountPath: '/prometheus' },
-            ],
-          }],
-          volumes: [
-            { name: 'config', configMap: { name: config.metadata.name } },
-            { name: 'metrics-key-script', configMap: { name: scripts.metadata.name } },
-            // In memory: the key lives as long as the pod, and a new pod issues a new one.
-            { name: 'metrics-key', emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } },
-            { name: 'data', persistentVolumeClaim: { claimName: data.metadata.name } },
-          ],
+          },
         },
       },
     },
-  }, { dependsOn: [binding] });
+    { dependsOn: [binding] },
+  );
   const service = new k8s.core.v1.Service('prometheus', {
     metadata: { ...metadata, name },
     spec: { selector: selectorLabels('prometheus', args.stack), ports: [{ name: 'http', port: PORTS.prometheus, targetPort: 'http' }] },

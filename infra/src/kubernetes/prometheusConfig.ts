@@ -7,7 +7,9 @@ import { METRICS_KEY_FILE, METRICS_PATH } from '../health.js';
 import { selectorLabels } from '../naming.js';
 
 export function kubernetesPrometheusConfig(namespace: string, stack: string): string {
-  const selector = Object.entries(selectorLabels('broker', stack)).map(([k, v]) => `${k}=${v}`).join(',');
+  const selector = Object.entries(selectorLabels('broker', stack))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   const config = {
     global: { scrape_interval: '15s', evaluation_interval: '15s' },
     rule_files: ['alerts.yml'],
@@ -16,9 +18,7 @@ export function kubernetesPrometheusConfig(namespace: string, stack: string): st
         job_name: 'miniqueue',
         metrics_path: METRICS_PATH,
         authorization: { type: 'Bearer', credentials_file: METRICS_KEY_FILE },
-        kubernetes_sd_configs: [
-          { role: 'pod', namespaces: { names: [namespace] }, selectors: [{ role: 'pod', label: selector }] },
-        ],
+        kubernetes_sd_configs: [{ role: 'pod', namespaces: { names: [namespace] }, selectors: [{ role: 'pod', label: selector }] }],
         relabel_configs: [
           // One target per pod: its container port named http (not every declared port).
           { source_labels: ['__meta_kubernetes_pod_container_port_name'], regex: 'http', action: 'keep' },

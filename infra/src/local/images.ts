@@ -1,5 +1,5 @@
 import * as docker from '@pulumi/docker';
-import * as pulumi from '@pulumi/pulumi';
+import type * as pulumi from '@pulumi/pulumi';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../files.js';
 import { IMAGES } from '../images.js';
@@ -20,7 +20,6 @@ export function brokerImage(stack: string, image?: string): pulumi.Output<string
 
 /** Third-party images, kept after a destroy so that the next `up` does not pull them again. */
 export function pulledImages() {
-  const pull = (name: keyof typeof IMAGES) =>
-    new docker.RemoteImage(name, { name: IMAGES[name], keepLocally: true }).imageId;
+  const pull = (name: keyof typeof IMAGES) => new docker.RemoteImage(name, { name: IMAGES[name], keepLocally: true }).imageId;
   return { postgres: pull('postgres'), prometheus: pull('prometheus'), grafana: pull('grafana') };
 }

@@ -43,8 +43,7 @@ export function deployLocal(settings: Settings): DeployOutputs {
       wait: true,
       restart: 'unless-stopped',
     });
-    databaseUrl = pulumi.secret(password.apply((p) =>
-      postgresUrl({ host: SERVICE_NAMES.postgres, port: PORTS.postgres, password: p })));
+    databaseUrl = pulumi.secret(password.apply((p) => postgresUrl({ host: SERVICE_NAMES.postgres, port: PORTS.postgres, password: p })));
   } else {
     databaseUrl = settings.database.url;
   }
@@ -57,80 +56,96 @@ export function deployLocal(settings: Settings): DeployOutputs {
     MINIQUEUE_PUSH_SECRET_KEY: settings.pushSecretKey,
   };
   const image = brokerImage(stack, settings.image);
-  const broker = new docker.Container('miniqueue', {
-    name: dockerName(stack, 'broker'),
-    image,
-    envs: [
-      ...dockerEnvList(env.plain),
-      ...env.secret.map((name) => secretEnv(name, secrets[name] as pulumi.Output<string>)),
-    ],
-    ports: [{ internal: PORTS.broker, external: settings.local.brokerPort }],
-    networksAdvanced: on(SERVICE_NAMES.broker),
-    // The image's HEALTHCHECK, restated so the stack does not depend on how the image was built.
-    healthcheck: {
-      tests: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${PORTS.broker}${HEALTH_PATH}').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`],
-      interval: '10s', timeout: '3s', startPeriod: '30s', retries: 3,
+  const broker = new docker.Container(
+    'miniqueue',
+    {
+      name: dockerName(stack, 'broker'),
+      image,
+      envs: [...dockerEnvList(env.plain), ...env.secret.map((name) => secretEnv(name, secrets[name] as pulumi.Output<string>))],
+      ports: [{ internal: PORTS.broker, external: settings.local.brokerPort }],
+      networksAdvanced: on(SERVICE_NAMES.broker),
+      // The image's HEALTHCHECK, restated so the stack does not depend on how the image was built.
+      healthcheck: {
+        tests: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${PORTS.broker}${HEALTH_PATH}').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`],
+        interval: '10s',
+        timeout: '3s',
+        startPeriod: '30s',
+        retries: 3,
+      },
+      wait: true,
+      restart: 'unless-stopped',
     },
-    wait: true,
-    restart: 'unless-stopped',
-  }, { dependsOn: postgres ? [postgres] : [] });
+    { dependsOn: postgres ? [postgres] : [] },
+  );
 
   const keyVolume = volume('prometheus-key');
   // One-shot, as in compose: issues Prometheus' `metrics` key. Root only to write the fresh volume.
-  const metricsKey = new docker.Container('metrics-key', {
-    name: dockerName(stack, 'metrics-key'),
-    image,
-    user: '0:0',
-    command: ['node', CONTAINER_PATHS.metricsKeyScript],
-    envs: [
-      `MINIQUEUE_URL=http://${SERVICE_NAMES.broker}:${PORTS.broker}`,
-      `METRICS_KEY_FILE=${METRICS_KEY_FILE}`,
-      secretEnv('MINIQUEUE_ADMIN_KEY', settings.bootstrapAdminKey),
-    ],
-    uploads: [{ file: CONTAINER_PATHS.metricsKeyScript, content: files.metricsKeyScript }],
-    volumes: [{ volumeName: keyVolume, containerPath: METRICS_KEY_DIR }],
-    networksAdvanced: on('metrics-key'),
-    attach: true,
-    mustRun: false,
-    logs: true,
-  }, { dependsOn: [broker] });
+  const metricsKey = new docker.Container(
+    'metrics-key',
+    {
+      name: dockerName(stack, 'metrics-key'),
+      image,
+      user: '0:0',
+      command: ['node', CONTAINER_PATHS.metricsKeyScript],
+      envs: [
+        `MINIQUEUE_URL=http://${SERVICE_NAMES.broker}:${PORTS.broker}`,
+        `METRICS_KEY_FILE=${METRICS_KEY_FILE}`,
+        secretEnv('MINIQUEUE_ADMIN_KEY', settings.bootstrapAdminKey),
+      ],
+      uploads: [{ file: CONTAINER_PATHS.metricsKeyScript, content: files.metricsKeyScript }],
+      volumes: [{ volumeName: keyVolume, containerPath: METRICS_KEY_DIR }],
+      networksAdvanced: on('metrics-key'),
+      attach: true,
+      mustRun: false,
+      logs: true,
+    },
+    { dependsOn: [broker] },
+  );
 
-  const prometheus = new docker.Container('prometheus', {
-    name: dockerName(stack, 'prometheus'),
-    image: images.prometheus,
-    command: [`--config.file=${CONTAINER_PATHS.prometheusConfigDir}/prometheus.yml`, '--storage.tsdb.path=/prometheus', '--storage.tsdb.retention.time=15d'],
-    uploads: [
-      { file: `${CONTAINER_PATHS.prometheusConfigDir}/prometheus.yml`, content: files.prometheusConfig },
-      { file: `${CONTAINER_PATHS.prometheusConfigDir}/alerts.yml`, content: files.alertRules },
-    ],
-    volumes: [
-      { volumeName: keyVolume, containerPath: METRICS_KEY_DIR, readOnly: true },
-      { volumeName: volume('prometheus-data'), containerPath: '/prometheus' },
-    ],
-    ports: [{ internal: PORTS.prometheus, external: settings.local.prometheusPort }],
-    networksAdvanced: on(SERVICE_NAMES.prometheus),
-    restart: 'unless-stopped',
-  }, { dependsOn: [metricsKey] });
+  const prometheus = new docker.Container(
+    'prometheus',
+    {
+      name: dockerName(stack, 'prometheus'),
+      image: images.prometheus,
+      command: [`--config.file=${CONTAINER_PATHS.prometheusConfigDir}/prometheus.yml`, '--storage.tsdb.path=/prometheus', '--storage.tsdb.retention.time=15d'],
+      uploads: [
+        { file: `${CONTAINER_PATHS.prometheusConfigDir}/prometheus.yml`, content: files.prometheusConfig },
+        { file: `${CONTAINER_PATHS.prometheusConfigDir}/alerts.yml`, content: files.alertRules },
+      ],
+      volumes: [
+        { volumeName: keyVolume, containerPath: METRICS_KEY_DIR, readOnly: true },
+        { volumeName: volume('prometheus-data'), containerPath: '/prometheus' },
+      ],
+      ports: [{ internal: PORTS.prometheus, external: settings.local.prometheusPort }],
+      networksAdvanced: on(SERVICE_NAMES.prometheus),
+      restart: 'unless-stopped',
+    },
+    { dependsOn: [metricsKey] },
+  );
 
-  new docker.Container('grafana', {
-    name: dockerName(stack, 'grafana'),
-    image: images.grafana,
-    envs: [
-      'GF_SECURITY_ADMIN_USER=admin',
-      'GF_USERS_ALLOW_SIGN_UP=false',
-      `GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH=${CONTAINER_PATHS.grafanaDashboards}/miniqueue.json`,
-      secretEnv('GF_SECURITY_ADMIN_PASSWORD', settings.grafanaAdminPassword),
-    ],
-    uploads: [
-      { file: `${CONTAINER_PATHS.grafanaDatasources}/prometheus.yml`, content: files.grafanaDatasources },
-      { file: `${CONTAINER_PATHS.grafanaDashboardProviders}/miniqueue.yml`, content: files.grafanaDashboardProvider },
-      ...Object.entries(files.grafanaDashboards).map(([file, content]) => ({ file: `${CONTAINER_PATHS.grafanaDashboards}/${file}`, content })),
-    ],
-    volumes: [{ volumeName: volume('grafana-data'), containerPath: '/var/lib/grafana' }],
-    ports: [{ internal: PORTS.grafana, external: settings.local.grafanaPort }],
-    networksAdvanced: on(SERVICE_NAMES.grafana),
-    restart: 'unless-stopped',
-  }, { dependsOn: [prometheus] });
+  new docker.Container(
+    'grafana',
+    {
+      name: dockerName(stack, 'grafana'),
+      image: images.grafana,
+      envs: [
+        'GF_SECURITY_ADMIN_USER=admin',
+        'GF_USERS_ALLOW_SIGN_UP=false',
+        `GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH=${CONTAINER_PATHS.grafanaDashboards}/miniqueue.json`,
+        secretEnv('GF_SECURITY_ADMIN_PASSWORD', settings.grafanaAdminPassword),
+      ],
+      uploads: [
+        { file: `${CONTAINER_PATHS.grafanaDatasources}/prometheus.yml`, content: files.grafanaDatasources },
+        { file: `${CONTAINER_PATHS.grafanaDashboardProviders}/miniqueue.yml`, content: files.grafanaDashboardProvider },
+        ...Object.entries(files.grafanaDashboards).map(([file, content]) => ({ file: `${CONTAINER_PATHS.grafanaDashboards}/${file}`, content })),
+      ],
+      volumes: [{ volumeName: volume('grafana-data'), containerPath: '/var/lib/grafana' }],
+      ports: [{ internal: PORTS.grafana, external: settings.local.grafanaPort }],
+      networksAdvanced: on(SERVICE_NAMES.grafana),
+      restart: 'unless-stopped',
+    },
+    { dependsOn: [prometheus] },
+  );
 
   return {
     brokerUrl: pulumi.output(`http://localhost:${settings.local.brokerPort}`),

@@ -73,10 +73,9 @@ describe('docker-compose.yml', () => {
   it('mounts prometheus/ and grafana/ from the repository', () => {
     expect(services.prometheus.volumes).toContain('./prometheus:/etc/prometheus:ro');
     expect(services['metrics-key'].volumes).toContain('./prometheus/metrics-key.mjs:/opt/miniqueue/metrics-key.mjs:ro');
-    expect(services.grafana.volumes).toEqual(expect.arrayContaining([
-      './grafana/provisioning:/etc/grafana/provisioning:ro',
-      './grafana/dashboards:/etc/grafana/dashboards:ro',
-    ]));
+    expect(services.grafana.volumes).toEqual(
+      expect.arrayContaining(['./grafana/provisioning:/etc/grafana/provisioning:ro', './grafana/dashboards:/etc/grafana/dashboards:ro']),
+    );
     for (const path of ['prometheus/prometheus.yml', 'prometheus/metrics-key.mjs', 'grafana/provisioning', 'grafana/dashboards']) {
       expect(repoHas(path), path).toBe(true);
     }

@@ -4,12 +4,23 @@
 import { describe, expect, it } from 'vitest';
 import { repoFile, repoHas } from '../helpers/repo.js';
 
-interface Instruction { keyword: string; args: string }
-interface Stage { from: string; name?: string; instructions: Instruction[] }
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+interface Stage {
+  from: string;
+  name?: string;
+  instructions: Instruction[];
+}
 
 /** Instructions with continuation lines joined, comments dropped, grouped by stage. */
 function parseDockerfile(text: string): { args: Record<string, string>; stages: Stage[] } {
-  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const args: Record<string, string> = {};
   const stages: Stage[] = [];
   for (const line of lines) {
@@ -45,7 +56,7 @@ describe('Dockerfile', () => {
     expect(runs).toContain('npm run build --workspace @miniqueue/dashboard --if-present');
   });
 
-  it('installs only the api\'s runtime dependencies into the final image', () => {
+  it("installs only the api's runtime dependencies into the final image", () => {
     const runs = stages.flatMap((stage) => all(stage, 'RUN')).join('\n');
     expect(runs).toMatch(/npm ci --omit=dev --workspace @miniqueue\/api/);
     expect(all(runtime, 'RUN')).toEqual([]);
@@ -77,9 +88,15 @@ describe('Dockerfile', () => {
   });
 
   it('copies from the build context only paths that exist', () => {
-    const sources = stages.flatMap((stage) => all(stage, 'COPY'))
+    const sources = stages
+      .flatMap((stage) => all(stage, 'COPY'))
       .filter((args) => !args.includes('--from='))
-      .flatMap((args) => args.split(' ').filter((word) => !word.startsWith('--')).slice(0, -1));
+      .flatMap((args) =>
+        args
+          .split(' ')
+          .filter((word) => !word.startsWith('--'))
+          .slice(0, -1),
+      );
     expect(sources.length).toBeGreaterThan(5);
     for (const source of sources) expect(repoHas(source), source).toBe(true);
   });
@@ -90,7 +107,9 @@ describe('Dockerfile', () => {
   });
 
   it('keeps dependencies, secrets and git out of the build context', () => {
-    const ignored = repoFile('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = repoFile('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     for (const entry of ['**/node_modules', '.git', '.env']) expect(ignored).toContain(entry);
   });
 });

@@ -7,7 +7,14 @@ import { CONTAINER_PATHS } from '../../src/files.js';
 import { exportedMetrics, metricNamesIn, metricNamesInVariableQuery, seriesNames } from '../helpers/metricNames.js';
 import { repoFile, repoYaml } from '../helpers/repo.js';
 
-interface Panel { id: number; type: string; title: string; datasource?: { uid: string }; targets?: { expr: string; datasource?: { uid: string } }[]; panels?: Panel[] }
+interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  datasource?: { uid: string };
+  targets?: { expr: string; datasource?: { uid: string } }[];
+  panels?: Panel[];
+}
 
 const dashboard = JSON.parse(repoFile('grafana/dashboards/miniqueue.json'));
 const panels: Panel[] = dashboard.panels.flatMap((p: Panel) => [p, ...(p.panels ?? [])]);
@@ -29,8 +36,11 @@ describe('the metric names used by the dashboard and the alerts', () => {
   });
 
   it('are found in PromQL, leaving out functions, labels, keywords and variables', () => {
-    expect(metricNamesIn('histogram_quantile(0.99, sum by (le, route) (rate(miniqueue_http_request_duration_seconds_bucket{status=~"5..", route!="x"}[$__rate_interval])))'))
-      .toEqual(['miniqueue_http_request_duration_seconds_bucket']);
+    expect(
+      metricNamesIn(
+        'histogram_quantile(0.99, sum by (le, route) (rate(miniqueue_http_request_duration_seconds_bucket{status=~"5..", route!="x"}[$__rate_interval])))',
+      ),
+    ).toEqual(['miniqueue_http_request_duration_seconds_bucket']);
     expect(metricNamesIn('sum(up{job="miniqueue"}) == 0 or absent(up{job="miniqueue"})')).toEqual(['up']);
     expect(metricNamesIn('a_total / on (queue) group_left b_total offset 5m > bool 1')).toEqual(['a_total', 'b_total']);
     expect(metricNamesIn('max by (queue) (miniqueue_queue_dead{queue=~"$queue"})')).toEqual(['miniqueue_queue_dead']);
@@ -60,6 +70,30 @@ describe('grafana/dashboards/miniqueue.json', () => {
     expect(exprs).toContain('histogram_quantile(0.99, sum by (le) (rate(miniqueue_publish_to_ack_seconds_bucket');
     expect(exprs).toMatch(/miniqueue_http_request_duration_seconds_count\{status=~"5\.\."\}/);
     expect(exprs).toContain('histogram_quantile(0.99, sum by (le, route) (rate(miniqueue_http_request_duration_seconds_bucket');
+  });
+
+  it('answers "is anything stuck, which queue, who consumes it" on its first row', () => {
+    const [first, ...rest] = dashboard.panels as (Panel & { gridPos: { y: number } })[];
+    expect(first).toMatchObject({ type: 'row', title: 'Is anything stuck?' });
+    const firstRow = rest.slice(
+      0,
+      rest.findIndex((panel) => panel.type === 'row'),
+    );
+    const firstRowExprs = firstRow.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr)).join('\n');
+    for (const series of [
+      'miniqueue_oldest_pending_age_seconds',
+      'miniqueue_queue_depth',
+      'miniqueue_queue_consumers',
+      'miniqueue_messages_published_total',
+      'miniqueue_messages_acked_total',
+      'ALERTS{alertstate="firing"',
+    ]) {
+      expect(firstRowExprs).toContain(series);
+    }
+    expect(firstRow.every((panel) => panel.gridPos.y < 10)).toBe(true);
+    // Dead letters as a rate: a stat that turned red at the first dead letter of the year and stayed red said nothing.
+    expect(exprs).toContain('sum(rate(miniqueue_messages_dead_total{queue=~"$queue"}[10m])) * 60');
+    expect(exprs).not.toMatch(/^max\(miniqueue_queue_dead\{queue=~"\$queue"\}\)$/m);
   });
 
   it('never sums the database gauges over replicas (each reports the same number)', () => {

@@ -17,7 +17,12 @@ const NEW_KEY = `mq_${'n'.repeat(43)}`;
 const ROTATED_KEY = `mq_${'r'.repeat(43)}`;
 
 type Reply = { status: number; body?: unknown };
-interface Seen { method?: string; url?: string; authorization?: string; body: string }
+interface Seen {
+  method?: string;
+  url?: string;
+  authorization?: string;
+  body: string;
+}
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -38,8 +43,7 @@ async function standInBroker(replies: Reply[]): Promise<{ url: string; seen: See
 }
 
 const script = repoPath('prometheus/metrics-key.mjs');
-const run = (env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, [script], { env: { PATH: process.env.PATH, ...env } });
+const run = (env: Record<string, string>) => promisify(execFile)(process.execPath, [script], { env: { PATH: process.env.PATH, ...env } });
 
 describe('metrics-key.mjs', () => {
   it('creates the client prometheus with only the metrics scope and writes its key', async () => {
@@ -48,9 +52,14 @@ describe('metrics-key.mjs', () => {
     const { stdout } = await run({ MINIQUEUE_URL: broker.url, MINIQUEUE_ADMIN_KEY: ADMIN_KEY, METRICS_KEY_FILE: file });
     expect(readFileSync(file, 'utf8')).toBe(`${NEW_KEY}\n`);
     expect(statSync(file).mode & 0o777).toBe(0o644);
-    expect(broker.seen).toEqual([{
-      method: 'POST', url: '/api/v1/clients', authorization: `Bearer ${ADMIN_KEY}`, body: JSON.stringify({ name: 'prometheus', scopes: ['metrics'] }),
-    }]);
+    expect(broker.seen).toEqual([
+      {
+        method: 'POST',
+        url: '/api/v1/clients',
+        authorization: `Bearer ${ADMIN_KEY}`,
+        body: JSON.stringify({ name: 'prometheus', scopes: ['metrics'] }),
+      },
+    ]);
     expect(stdout).not.toContain('mq_');
   });
 

@@ -44,22 +44,26 @@ describe('prometheus/ with promtool', () => {
 describe('the Kubernetes discovery', () => {
   it('finds the running broker pods of this stack in this namespace, one target per pod', () => {
     const job = JSON.parse(kubernetesPrometheusConfig('mq', 'prod')).scrape_configs[0];
-    expect(job.kubernetes_sd_configs).toEqual([{
-      role: 'pod',
-      namespaces: { names: ['mq'] },
-      selectors: [{ role: 'pod', label: 'app.kubernetes.io/name=miniqueue,app.kubernetes.io/instance=prod' }],
-    }]);
-    expect(job.relabel_configs).toEqual(expect.arrayContaining([
-      { source_labels: ['__meta_kubernetes_pod_container_port_name'], regex: 'http', action: 'keep' },
-      { source_labels: ['__meta_kubernetes_pod_phase'], regex: 'Running', action: 'keep' },
-    ]));
+    expect(job.kubernetes_sd_configs).toEqual([
+      {
+        role: 'pod',
+        namespaces: { names: ['mq'] },
+        selectors: [{ role: 'pod', label: 'app.kubernetes.io/name=miniqueue,app.kubernetes.io/instance=prod' }],
+      },
+    ]);
+    expect(job.relabel_configs).toEqual(
+      expect.arrayContaining([
+        { source_labels: ['__meta_kubernetes_pod_container_port_name'], regex: 'http', action: 'keep' },
+        { source_labels: ['__meta_kubernetes_pod_phase'], regex: 'Running', action: 'keep' },
+      ]),
+    );
   });
 });
 
 describe('prometheus/prometheus.yml', () => {
   const job = config.scrape_configs.find((c: { job_name: string }) => c.job_name === 'miniqueue');
 
-  it('scrapes the broker\'s metrics path with a bearer key read from a file', () => {
+  it("scrapes the broker's metrics path with a bearer key read from a file", () => {
     expect(job.metrics_path).toBe(METRICS_PATH);
     expect(job.authorization).toEqual({ type: 'Bearer', credentials_file: METRICS_KEY_FILE });
     expect(JSON.stringify(config)).not.toMatch(/mq_[A-Za-z0-9_-]{20,}/);
@@ -84,9 +88,17 @@ describe('prometheus/prometheus.yml', () => {
 });
 
 describe('prometheus/alerts.yml', () => {
-  it('alerts on dead letters growing, old pending messages, 5xx rate and the broker being down', () => {
+  it('alerts on what operators ask: backlog, old pending messages, no consumer, dead letters, the database, group commit, 5xx and the broker being down', () => {
     expect(alertNames.sort()).toEqual([
-      'MiniQueueDeadLettersGrowing', 'MiniQueueDown', 'MiniQueueHighServerErrorRate', 'MiniQueueInstanceDown', 'MiniQueueOldestPendingTooOld',
+      'MiniQueueBacklogGrowing',
+      'MiniQueueDatabaseUnreachable',
+      'MiniQueueDeadLettersGrowing',
+      'MiniQueueDown',
+      'MiniQueueGroupCommitSaturated',
+      'MiniQueueHighServerErrorRate',
+      'MiniQueueInstanceDown',
+      'MiniQueueOldestPendingTooOld',
+      'MiniQueuePendingWithoutConsumers',
     ]);
   });
 
@@ -99,8 +111,11 @@ describe('prometheus/alerts.yml', () => {
   });
 
   it('has promtool cases that fire each alert', () => {
-    const fired = new Set(ruleTests.tests.flatMap((t: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }) =>
-      t.alert_rule_test.filter((c) => c.exp_alerts.length > 0).map((c) => c.alertname)));
+    const fired = new Set(
+      ruleTests.tests.flatMap((t: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }) =>
+        t.alert_rule_test.filter((c) => c.exp_alerts.length > 0).map((c) => c.alertname),
+      ),
+    );
     for (const name of alertNames) expect(fired.has(name), name).toBe(true);
   });
 });

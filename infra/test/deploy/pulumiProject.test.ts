@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const infraFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const readKeys = [...infraFile('src/settings.ts').matchAll(/config\.(?:get|getNumber|getBoolean|getObject|getSecret|require|requireSecret)(?:<[^>]+>)?\('(\w+)'\)/g)]
-  .map((m) => m[1]);
+const readKeys = [
+  ...infraFile('src/settings.ts').matchAll(/config\.(?:get|getNumber|getBoolean|getObject|getSecret|require|requireSecret)(?:<[^>]+>)?\('(\w+)'\)/g),
+].map((m) => m[1]);
 
 describe('the Pulumi project', () => {
   it('runs src/index.ts with tsx, like the broker', () => {

@@ -3,9 +3,12 @@
  * `exportedMetrics()` scrapes a real broker (on a real PostgreSQL), so a dashboard or alert that
  * names a metric the broker does not export fails its test.
  */
-import { startTestBroker } from '../../../api/test/helpers/broker.js';
+import { startTestBroker } from '@miniqueue/api/testing';
 
-export interface ExportedMetric { name: string; type: 'counter' | 'gauge' | 'histogram' | 'summary' }
+export interface ExportedMetric {
+  name: string;
+  type: 'counter' | 'gauge' | 'histogram' | 'summary';
+}
 
 /** `# TYPE <name> <type>` lines of a Prometheus text exposition. */
 export function parseExposition(text: string): ExportedMetric[] {
@@ -34,8 +37,8 @@ export function exportedMetrics(): Promise<ExportedMetric[]> {
   return scraped;
 }
 
-/** Series Prometheus makes itself for every target, whatever the target exports. */
-export const SYNTHETIC_SERIES = ['up', 'scrape_duration_seconds', 'scrape_samples_scraped', 'scrape_series_added'];
+/** Series Prometheus makes itself: for every target whatever it exports, and ALERTS for the rules it evaluates. */
+export const SYNTHETIC_SERIES = ['up', 'scrape_duration_seconds', 'scrape_samples_scraped', 'scrape_series_added', 'ALERTS'];
 
 /** Every series name an exporter's metrics give rise to (histograms: _bucket, _sum, _count). */
 export function seriesNames(metrics: ExportedMetric[]): Set<string> {
@@ -48,10 +51,7 @@ export function seriesNames(metrics: ExportedMetric[]): Set<string> {
   return names;
 }
 
-const KEYWORDS = new Set([
-  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset',
-  'inf', 'nan', 'atan2',
-]);
+const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan', 'atan2']);
 
 /**
  * The metric names in a PromQL expression: identifiers that are not functions, keywords, label

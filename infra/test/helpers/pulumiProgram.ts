@@ -25,9 +25,7 @@ function stateFor(type: string, name: string, inputs: Record<string, any>): Reco
     case 'docker:index/remoteImage:RemoteImage':
       return { ...inputs, imageId: `${inputs.name}@sha256:0000pulled` };
     case 'kubernetes:core/v1:Service':
-      return inputs.spec?.type === 'LoadBalancer'
-        ? { ...inputs, status: { loadBalancer: { ingress: [{ hostname: `${name}.lb.example.net` }] } } }
-        : inputs;
+      return inputs.spec?.type === 'LoadBalancer' ? { ...inputs, status: { loadBalancer: { ingress: [{ hostname: `${name}.lb.example.net` }] } } } : inputs;
     default:
       return inputs;
   }
@@ -38,18 +36,20 @@ const valueOf = <T>(output: pulumi.Output<T> | T): Promise<T> =>
 
 export async function runProgram(stack: string, config: Record<string, string>, secretKeys: string[]): Promise<ProgramRun> {
   const resources: RegisteredResource[] = [];
-  await pulumi.runtime.setMocks({
-    newResource(args) {
-      resources.push({ type: args.type, name: args.name, inputs: args.inputs });
-      return { id: `${args.name}-id`, state: stateFor(args.type, args.name, args.inputs) };
+  await pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        resources.push({ type: args.type, name: args.name, inputs: args.inputs });
+        return { id: `${args.name}-id`, state: stateFor(args.type, args.name, args.inputs) };
+      },
+      call: (args) => args.inputs,
     },
-    call: (args) => args.inputs,
-  }, 'miniqueue', stack, false);
-  const prefixed = (key: string) => `miniqueue:${key}`;
-  pulumi.runtime.setAllConfig(
-    Object.fromEntries(Object.entries(config).map(([key, value]) => [prefixed(key), value])),
-    secretKeys.map(prefixed),
+    'miniqueue',
+    stack,
+    false,
   );
+  const prefixed = (key: string) => `miniqueue:${key}`;
+  pulumi.runtime.setAllConfig(Object.fromEntries(Object.entries(config).map(([key, value]) => [prefixed(key), value])), secretKeys.map(prefixed));
   const program: Record<string, unknown> = await import('../../src/index.js');
   const outputs = {
     target: String(await valueOf(program.target as string)),

@@ -17,14 +17,23 @@ export function expectNoPlainSecrets(run: ProgramRun, secrets: string[]): void {
   const leaks = run.resources.flatMap((resource) =>
     strings(resource.inputs)
       .filter((s) => !s.secret && secrets.some((secret) => s.text.includes(secret)))
-      .map((s) => `${resource.type} ${resource.name} ${s.path}`));
+      .map((s) => `${resource.type} ${resource.name} ${s.path}`),
+  );
   expect(leaks).toEqual([]);
 }
 
 /** The values do reach the resources, wrapped as secrets (so the check above is not vacuous). */
 export function expectWrappedSecrets(run: ProgramRun, secrets: string[]): void {
-  const wrapped = run.resources.flatMap((resource) => strings(resource.inputs).filter((s) => s.secret).map((s) => s.text));
-  for (const secret of secrets) expect(wrapped.some((text) => text.includes(secret)), secret).toBe(true);
+  const wrapped = run.resources.flatMap((resource) =>
+    strings(resource.inputs)
+      .filter((s) => s.secret)
+      .map((s) => s.text),
+  );
+  for (const secret of secrets)
+    expect(
+      wrapped.some((text) => text.includes(secret)),
+      secret,
+    ).toBe(true);
 }
 
 /** Stack outputs are printed by `pulumi up`: none may carry a secret. */

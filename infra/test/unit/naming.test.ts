@@ -12,8 +12,7 @@ describe('naming', () => {
   });
 
   it('gives every component its own selector, so no Service picks up another one', () => {
-    const selectors = (['broker', 'postgres', 'prometheus', 'grafana'] as const)
-      .map((component) => JSON.stringify(selectorLabels(component, 's')));
+    const selectors = (['broker', 'postgres', 'prometheus', 'grafana'] as const).map((component) => JSON.stringify(selectorLabels(component, 's')));
     expect(new Set(selectors).size).toBe(4);
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_BROKER_RESOURCES, brokerResources, dbPoolSize, disruptionBudget, needsAutoscaler, rollingUpdate, scaling,
+  DEFAULT_BROKER_RESOURCES,
+  brokerResources,
+  dbPoolSize,
+  disruptionBudget,
+  needsAutoscaler,
+  rollingUpdate,
+  scaling,
   terminationGraceSeconds,
 } from '../../src/sizing.js';
 
@@ -46,7 +52,12 @@ describe('brokerResources', () => {
 
 describe('dbPoolSize', () => {
   it('fits every replica the autoscaler may start into the database', () => {
-    for (const [maxReplicas, maxConnections] of [[6, 100], [10, 100], [3, 50], [20, 500]]) {
+    for (const [maxReplicas, maxConnections] of [
+      [6, 100],
+      [10, 100],
+      [3, 50],
+      [20, 500],
+    ]) {
       const pool = dbPoolSize(maxReplicas, maxConnections);
       // pool + dashboard pool (2) + LISTEN + coordinator + health check (or migrations) per broker, ten kept free
       expect(maxReplicas * (pool + 2 + 3) + 10).toBeLessThanOrEqual(maxConnections);

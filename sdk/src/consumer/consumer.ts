@@ -1,7 +1,9 @@
+import { processSpan } from '../tracing.js';
 import { DeadLetterError } from '../errors.js';
 import type { Message } from '../generated/index.js';
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
 import { Emitter } from './emitter.js';
+import { asError, fatalErrorOf, oneLine } from './fatal.js';
 import { LeaseKeeper } from './lease.js';
 import { allowListeners } from './listenerLimit.js';
 import { nackReason } from './nackReason.js';
@@ -10,12 +12,12 @@ import { Slots } from './slots.js';
 import { StreamFeed } from './streamFeed.js';
 import type { ConsumerBroker, ConsumerEvents, ConsumerOptions, ErrorContext, MessageHandler, Outcome, Settles } from './types.js';
 import { Wakeup } from './wakeup.js';
+import { MAX_PREFETCH } from '../stream/frames.js';
 
 const MAX_CLAIM_BACKOFF_MS = 30_000;
 const MAX_DEFAULT_NACK_DELAY_SECONDS = 300;
 const PUSH_CONNECT_GRACE_MS = 5000;
 const IDLE_POLL_MS = 1000;
-const MAX_PREFETCH = 1000;
 
 /** A message this consumer holds: buffered, or handled under `lease`. */
 interface Held {
@@ -40,6 +42,7 @@ function settingsOf(options: ConsumerOptions): Settings {
     heartbeat: options.heartbeat,
     stopTimeoutMs: options.stopTimeoutMs ?? 30_000,
     push: options.push ?? false,
+    retryPermanentErrors: options.retryPermanentErrors ?? false,
   };
 }
 
@@ -146,7 +149,9 @@ export class Consumer extends Emitter<ConsumerEvents> {
   private releaseBuffered(): void {
     for (const message of this.buffered.splice(0)) {
       this.holding.delete(message.message_id);
-      this.settles.nack(message.message_id, { requeue: true, delaySeconds: 0, reason: 'consumer stopped' }).catch((error) => this.report(error, { phase: 'nack', message }));
+      this.settles
+        .nack(message.message_id, { requeue: true, delaySeconds: 0, reason: 'consumer stopped' })
+        .catch((error) => this.report(error, { phase: 'nack', message }));
     }
   }
 
@@ -175,7 +180,8 @@ export class Consumer extends Emitter<ConsumerEvents> {
     const older = this.holding.get(message.message_id);
     if (!this.admit(message)) return;
     const waiting = older ? this.buffered.indexOf(older.message) : -1;
-    if (waiting >= 0) this.buffered[waiting] = message; // the newer claim waits in the older one's place
+    if (waiting >= 0)
+      this.buffered[waiting] = message; // the newer claim waits in the older one's place
     else this.buffered.push(message);
     this.pump();
   }
@@ -266,18 +272,20 @@ export class Consumer extends Emitter<ConsumerEvents> {
     if (held?.message === message) held.lease = lease;
     else lease.lose(); // claimed again between its delivery and now
     const started = Date.now();
+    const span = await processSpan(this.queue, message);
     let failure: { error: unknown } | undefined;
     try {
-      await this.handler(message, { signal: lease.signal, extend: (seconds) => lease.extendNow(seconds) });
+      await span.run(() => this.handler(message, { signal: lease.signal, extend: (seconds) => lease.extendNow(seconds) }));
     } catch (error) {
       failure = { error };
       this.report(error, { phase: 'handler', message });
     }
     await lease.stop();
     // The broker no longer counts the message as ours: an ack or nack would only be refused.
-    if (lease.lost) return;
+    if (lease.lost) return span.end(undefined, failure?.error ?? new Error('lease lost'));
     const durationMs = Date.now() - started;
     const outcome = failure ? await this.reject(message, failure.error) : await this.acknowledge(message);
+    span.end(outcome, failure?.error);
     if (outcome) this.emit('processed', { message, outcome, durationMs, ...failure });
   }
 
@@ -312,8 +320,21 @@ export class Consumer extends Emitter<ConsumerEvents> {
     return Math.min(900, Math.max(0, Math.round(seconds)));
   }
 
-  private report(error: unknown, context: ErrorContext): void {
-    // Without a listener, say it somewhere rather than swallow it; never throw, as Node's 'error' would.
-    if (!this.emit('error', error, context)) console.error(`MiniQueue consumer of ${this.queue} (${context.phase}):`, error);
+  private report(error: unknown, where: Omit<ErrorContext, 'error'>): void {
+    if (where.phase === 'claim' && this.stopsFor(error)) return;
+    // What the handler threw is its own business; anything else is handed on as an Error.
+    const context = { ...where, error: where.phase === 'handler' ? error : asError(error) } as ErrorContext;
+    // Without a listener, say it somewhere rather than swallow it, in one line (a stack per retry
+    // buries everything else); never throw, as Node's 'error' would.
+    if (!this.emit('error', error, context)) console.error(`MiniQueue consumer of ${this.queue} (${where.phase}): ${oneLine(error)}`);
+  }
+
+  /** A claim refused for good stops the consumer (unless told to keep retrying): true when it did. */
+  private stopsFor(error: unknown): boolean {
+    const fatal = this.settings.retryPermanentErrors ? null : fatalErrorOf(this.queue, error);
+    if (!fatal || !this.running) return false;
+    void this.stop();
+    if (!this.emit('fatal', fatal)) console.error(fatal.message);
+    return true;
   }
 }

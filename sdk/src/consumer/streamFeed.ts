@@ -20,8 +20,10 @@ export interface StreamFeedOptions {
 
 /**
  * A consumer's messages pushed over the stream: one subscription with a prefetch window, made
- * again with backoff when the broker ends it (the queue was deleted, a scope removed), dropped at
- * stop (deliveries already sent are still the consumer's). Reconnects are the stream's business.
+ * again with backoff when the broker ends or refuses it, dropped at stop (deliveries already sent
+ * are still the consumer's). Every ending is reported as a claim error; the consumer stops on
+ * those retrying cannot mend (the queue deleted, a scope removed: see fatal.ts), which ends this
+ * loop through `isRunning`. Reconnects are the stream's business.
  */
 export class StreamFeed {
   constructor(private readonly options: StreamFeedOptions) {}
@@ -41,7 +43,10 @@ export class StreamFeed {
         });
         const subscription = await this.unlessStopped(subscribing);
         if (subscription === STOPPED) {
-          subscribing.then((late) => late?.unsubscribe(), () => undefined);
+          subscribing.then(
+            (late) => late?.unsubscribe(),
+            () => undefined,
+          );
           return true;
         }
         if (!subscription) return false;

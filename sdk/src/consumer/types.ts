@@ -1,3 +1,4 @@
+import type { ConsumerFatalError } from './fatal.js';
 import type { AckResult, ExtendResult, Message, NackResult } from '../generated/index.js';
 import type { SocketEndpoint } from '../realtime/socket.js';
 import type { StreamSubscription } from '../stream/subscription.js';
@@ -54,6 +55,13 @@ export interface ConsumerOptions {
    * announced; long polling stays the fallback while the socket is down. Default false.
    */
   push?: boolean;
+  /**
+   * A claim refused for good (401: the key is wrong, expired or revoked; 403: it lacks the
+   * queue's consume scope; 404: no such queue) stops the consumer with a `fatal` event. True
+   * keeps retrying those with backoff instead, reporting each as a claim error (for a queue that
+   * is about to be created, or a key about to be granted the scope). Default false.
+   */
+  retryPermanentErrors?: boolean;
 }
 
 export type Outcome = 'acked' | 'requeued' | 'dead';
@@ -69,14 +77,27 @@ export interface ProcessedEvent {
 
 export type ErrorPhase = 'claim' | 'handler' | 'ack' | 'nack' | 'extend' | 'push';
 
-export interface ErrorContext {
-  phase: ErrorPhase;
-  message?: Message;
-}
+/**
+ * Where a consumer's error happened, with the error again, typed by `phase`: checking
+ * `context.phase` narrows `context.error` and `context.message`. After `phase === 'handler'`,
+ * `error` is whatever the handler threw (unknown) and `message` its message; in every other phase
+ * `error` is an Error (a MiniQueueError when the broker or the network failed).
+ */
+export type ErrorContext =
+  /** The handler threw. */
+  | { phase: 'handler'; message: Message; error: unknown }
+  /** Settling a handled message failed. */
+  | { phase: 'ack' | 'nack' | 'extend'; message: Message; error: Error }
+  /** Claiming (a receive request, or the stream subscription) failed: no message yet. */
+  | { phase: 'claim'; message?: undefined; error: Error }
+  /** The push socket (`push: true` over HTTP) failed. */
+  | { phase: 'push'; message?: undefined; error: Error };
 
 export interface ConsumerEvents extends Record<string, unknown[]> {
   processed: [event: ProcessedEvent];
   error: [error: unknown, context: ErrorContext];
+  /** A failure retrying cannot mend (see ConsumerFatalError); the consumer has stopped. */
+  fatal: [error: ConsumerFatalError];
 }
 
 /** What a consumer needs from the client: the queue operations and the WebSocket endpoint. */

@@ -123,7 +123,13 @@ export const nodeSend: Send = async (url, init, timeoutMs, signal) => {
   }
 };
 
-function exchange(module: HttpModule, options: RequestOptions, body: string | Uint8Array | undefined, timeoutMs: number, signal: AbortSignal | undefined): Promise<BufferedResponse> {
+function exchange(
+  module: HttpModule,
+  options: RequestOptions,
+  body: string | Uint8Array | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<BufferedResponse> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (error: unknown, response?: BufferedResponse) => {

@@ -44,12 +44,7 @@ export function backoffDelay(policy: RetryPolicy, retry: number, random: () => n
  * How long to wait before attempt `attempt + 1`, or null when there is none: attempts used up, or
  * a `Retry-After` longer than the policy accepts. A server's `Retry-After` replaces the backoff.
  */
-export function delayBeforeRetry(
-  policy: RetryPolicy,
-  attempt: number,
-  retryAfter: number | null,
-  random?: () => number,
-): number | null {
+export function delayBeforeRetry(policy: RetryPolicy, attempt: number, retryAfter: number | null, random?: () => number): number | null {
   if (attempt >= policy.attempts) return null;
   if (retryAfter !== null) return retryAfter <= policy.maxRetryAfterMs ? retryAfter : null;
   return backoffDelay(policy, attempt, random);

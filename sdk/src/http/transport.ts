@@ -1,5 +1,6 @@
 import { Configuration, type BaseAPI, type Middleware } from '../generated/index.js';
 import type { CallOptions, MiniQueueOptions } from '../options.js';
+import { brokerUrl } from './brokerUrl.js';
 import { fetchSend } from './fetchSend.js';
 import { isNode, nodeCanSend, nodeSend } from './nodeSend.js';
 import { sendWithRetries, type FetchFunction } from './retryingFetch.js';
@@ -45,7 +46,7 @@ export class Transport {
   private readonly apis = new Map<ApiClass<BaseAPI>, BaseAPI>();
 
   constructor(options: MiniQueueOptions) {
-    this.baseUrl = options.url.replace(/\/+$/, '');
+    this.baseUrl = brokerUrl(options.url);
     this.instanceId = options.instanceId;
     this.defaults = { retry: retryPolicy(options.retry), timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     this.send = senderFor(options.fetch);

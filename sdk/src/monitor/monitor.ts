@@ -1,21 +1,27 @@
 import { Emitter } from '../consumer/emitter.js';
+import { ForbiddenError } from '../errors.js';
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
 import { connectionFailure, openSocket, socketError, socketUrl, type SocketEndpoint, type SocketLike } from '../realtime/socket.js';
 import { CLOSE_CREDENTIAL_ENDED, concernsQueue, parseMonitorEvent } from './events.js';
-import type { MonitorEvents, MonitorOptions, MonitorStatus } from './types.js';
+import type { MonitorEvent } from './events.js';
+import type { MonitorEvents, MonitorOptions, MonitorStatus, MonitorStream } from './types.js';
 
 const MIN_RECONNECT_DELAY_MS = 250;
 const RECONNECT_BASE_DELAY_MS = 1000;
 const DEFAULT_MAX_RECONNECT_DELAY_MS = 30_000;
 
 /**
- * The broker's live feed (`/ws/monitor`, needs the `view` scope): every transition on every
- * instance, as `event`s. One socket at a time; when it drops (broker restart, network, proxy
+ * The broker's live feed (needs the `view` scope): every transition on every instance, as
+ * `event`s. It is watched on the client's shared stream (`/ws/v1/stream`, a `watch` frame) when
+ * the client has one, else, and where streams turn out not to work, on its own `/ws/monitor`
+ * socket; the events are the same. When the connection drops (broker restart, network, proxy
  * timeout) or an attempt fails, it reconnects with backoff until stop(). Failures are reported
  * (`error`, `close`), never thrown: the caller decides which of them end its watch.
  */
 export class Monitor extends Emitter<MonitorEvents> {
   private socket: SocketLike | null = null;
+  /** The watch on the stream, while there is one. */
+  private watching: { unwatch(): Promise<void> } | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private stopped = true;
@@ -26,6 +32,8 @@ export class Monitor extends Emitter<MonitorEvents> {
   constructor(
     private readonly endpoint: SocketEndpoint,
     private readonly options: MonitorOptions = {},
+    /** The client's stream; none (`transport: 'http'`), or once it turned out not to work: /ws/monitor. */
+    private stream?: MonitorStream,
   ) {
     super();
   }
@@ -34,9 +42,9 @@ export class Monitor extends Emitter<MonitorEvents> {
     return this.current;
   }
 
-  /** The address it opens (a browser adds a ticket to it on every attempt). */
+  /** The address it watches on (a browser adds a ticket to it on every attempt). */
   get url(): string {
-    return socketUrl(this.endpoint.baseUrl, '/ws/monitor').toString();
+    return this.stream?.url ?? socketUrl(this.endpoint.baseUrl, '/ws/monitor').toString();
   }
 
   /** Starts connecting; returns at once. */
@@ -54,6 +62,12 @@ export class Monitor extends Emitter<MonitorEvents> {
     this.stopped = true;
     this.generation += 1;
     clearTimeout(this.timer);
+    const watching = this.watching;
+    this.watching = null;
+    if (watching) {
+      this.setStatus('stopped');
+      return watching.unwatch();
+    }
     const socket = this.socket;
     this.socket = null;
     this.setStatus('stopped');
@@ -64,9 +78,63 @@ export class Monitor extends Emitter<MonitorEvents> {
     });
   }
 
-  private async connect(): Promise<void> {
-    const generation = this.generation;
+  private connect(): Promise<void> {
     this.setStatus(this.failures === 0 ? 'connecting' : 'reconnecting');
+    return this.stream ? this.watchStream(this.stream) : this.openSocket();
+  }
+
+  private async watchStream(stream: MonitorStream): Promise<void> {
+    const generation = this.generation;
+    const current = () => generation === this.generation;
+    let watch: { unwatch(): Promise<void> } | null;
+    try {
+      watch = await stream.watch(this.options.queue, {
+        event: (event) => current() && this.receive(event),
+        watching: () => current() && this.opened(),
+        interrupted: (error, closed) => current() && this.interrupted(error, closed),
+        ended: (error, unavailable) => current() && this.ended(error, unavailable),
+      });
+    } catch (error) {
+      if (!current()) return;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      this.emit('error', failure);
+      return this.retry(failure.message);
+    }
+    if (!current()) return void watch?.unwatch();
+    if (!watch) return this.fallBack();
+    this.watching = watch;
+  }
+
+  private opened(): void {
+    this.failures = 0;
+    this.setStatus('open');
+  }
+
+  /** The stream was lost: told as the socket's close or failed attempt would be; the stream reopens itself and watches again. */
+  private interrupted(error: unknown, closed?: { code: number; reason: string }): void {
+    if (closed) this.emit('close', { code: closed.code, reason: closed.reason, credentialEnded: closed.code === CLOSE_CREDENTIAL_ENDED });
+    else this.emit('error', error instanceof Error ? error : new Error(String(error)));
+    this.setStatus('reconnecting', closed?.reason || (error instanceof Error ? error.message : undefined));
+  }
+
+  private ended(error: unknown, unavailable: boolean): void {
+    this.watching = null;
+    if (unavailable) return this.fallBack();
+    const failure = error instanceof Error ? error : new Error(String(error));
+    // The credential lost `view`: told as /ws/monitor tells it, by closing with 1008.
+    if (failure instanceof ForbiddenError) this.emit('close', { code: CLOSE_CREDENTIAL_ENDED, reason: failure.message, credentialEnded: true });
+    else this.emit('error', failure);
+    this.retry(failure.message);
+  }
+
+  /** Streams do not work here (the client said why, once): /ws/monitor from now on. */
+  private fallBack(): void {
+    this.stream = undefined;
+    void this.connect();
+  }
+
+  private async openSocket(): Promise<void> {
+    const generation = this.generation;
     let socket: SocketLike;
     try {
       socket = await openSocket(new URL(this.url), this.endpoint);
@@ -86,10 +154,12 @@ export class Monitor extends Emitter<MonitorEvents> {
     let lastError: Error | undefined;
     socket.onopen = () => {
       opened = true;
-      this.failures = 0;
-      this.setStatus('open');
+      this.opened();
     };
-    socket.onmessage = (message) => this.receive(message.data);
+    socket.onmessage = (message) => {
+      const event = parseMonitorEvent(message.data);
+      if (event) this.receive(event);
+    };
     // A failed handshake fires error and then close; close alone decides what happens next.
     socket.onerror = (event) => (lastError = socketError(event));
     socket.onclose = (closed) => {
@@ -101,9 +171,7 @@ export class Monitor extends Emitter<MonitorEvents> {
     };
   }
 
-  private receive(data: unknown): void {
-    const event = parseMonitorEvent(data);
-    if (!event) return;
+  private receive(event: MonitorEvent): void {
     if (this.options.queue !== undefined && !concernsQueue(event, this.options.queue)) return;
     this.emit('event', event);
   }
@@ -112,7 +180,11 @@ export class Monitor extends Emitter<MonitorEvents> {
     if (this.stopped) return;
     this.failures += 1;
     this.setStatus('reconnecting', reason);
-    const policy = { ...defaultRetryPolicy, baseDelayMs: RECONNECT_BASE_DELAY_MS, maxDelayMs: this.options.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS };
+    const policy = {
+      ...defaultRetryPolicy,
+      baseDelayMs: RECONNECT_BASE_DELAY_MS,
+      maxDelayMs: this.options.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS,
+    };
     const delay = Math.max(MIN_RECONNECT_DELAY_MS, backoffDelay(policy, this.failures));
     this.timer = setTimeout(() => {
       this.timer = undefined;

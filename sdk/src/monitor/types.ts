@@ -9,6 +9,24 @@ export interface MonitorOptions {
   maxReconnectDelayMs?: number;
 }
 
+/** The client's shared stream, as a monitor watches the feed on it (stream/route.ts). */
+export interface MonitorStream {
+  /** The stream's address, for people. */
+  readonly url: string;
+  /** Resolves once the broker sends the feed; null where streams do not work here (then /ws/monitor). */
+  watch(queue: string | undefined, handlers: MonitorStreamHandlers): Promise<{ unwatch(): Promise<void> } | null>;
+}
+
+export interface MonitorStreamHandlers {
+  event(event: MonitorEvent): void;
+  /** The broker sends the feed (again, after the stream came back). */
+  watching(): void;
+  /** The stream was lost (`closed`: how, when it was open); it is reopened and the watch made again. */
+  interrupted(error: unknown, closed?: { code: number; reason: string }): void;
+  /** The broker ended the watch (`view` removed), or `unavailable`: streams turned out not to work here. */
+  ended(error: unknown, unavailable: boolean): void;
+}
+
 /** How an open socket ended, when it was not stop() that ended it. */
 export interface MonitorClosed {
   code: number;

@@ -9,8 +9,7 @@ export function authResource(t: Transport) {
     /** A 30-second, single-use ticket for `/ws/consume` or `/ws/monitor` (browsers cannot send headers there). */
     wsTicket: (options?: CallOptions): Promise<WsTicket> => t.api(AuthApi, options).createWsTicket(),
     /** Redeems the one-time login code of the sign-in redirect for a session token. */
-    exchange: (code: string, options?: CallOptions): Promise<Session> =>
-      t.api(AuthApi, options).exchangeLoginCode({ exchangeRequest: { code } }),
+    exchange: (code: string, options?: CallOptions): Promise<Session> => t.api(AuthApi, options).exchangeLoginCode({ exchangeRequest: { code } }),
     /** Ends the current dashboard session everywhere. */
     logout: (options?: CallOptions): Promise<void> => t.api(AuthApi, options).logout(),
     /**

@@ -1,4 +1,4 @@
-import { DashboardApi, type Overview, type QueueStats, type RateSeries } from '../generated/index.js';
+import { DashboardApi, type Overview, type QueueConsumers, type QueueStats, type RateSeries } from '../generated/index.js';
 import type { Transport } from '../http/transport.js';
 import type { CallOptions } from '../options.js';
 
@@ -17,6 +17,8 @@ export function dashboardResource(t: Transport) {
     overview: (options?: CallOptions): Promise<Overview> => t.api(DashboardApi, options).getOverview(),
     /** Per-queue counts, rates over the last minute, consumers, oldest pending age and depth history (view). */
     queues: (options?: CallOptions): Promise<QueueStats[]> => t.api(DashboardApi, options).getQueueStats(),
+    /** Who consumed one queue in the last hour, when each was last seen and what it holds; whether it has a push endpoint (view). */
+    consumers: (queue: string, options?: CallOptions): Promise<QueueConsumers> => t.api(DashboardApi, options).getQueueConsumers({ queue }),
     /** Publishes, copies, deliveries, acks, nacks, deaths, redeliveries, replays and depth per bucket (view). */
     rates: (options: RatesOptions = {}): Promise<RateSeries> =>
       t.api(DashboardApi, options).getRates({

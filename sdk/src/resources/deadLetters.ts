@@ -44,17 +44,14 @@ export function deadLettersResource(t: Transport) {
     /** One page of DEAD messages (view). */
     list,
     /** Every DEAD message, page after page (view). */
-    all: (options: Omit<ListDeadLettersOptions, 'cursor'> = {}): AsyncGenerator<Message> =>
-      paginate((cursor) => list({ ...options, cursor })),
+    all: (options: Omit<ListDeadLettersOptions, 'cursor'> = {}): AsyncGenerator<Message> => paginate((cursor) => list({ ...options, cursor })),
     /** Moves one DEAD message back to PENDING with retry_count 0 (admin). ConflictError if it is not DEAD. */
-    replay: (messageId: string, options?: CallOptions): Promise<ReplayResult> =>
-      t.api(DeadLettersApi, options).replayDeadLetter({ id: messageId }),
+    replay: (messageId: string, options?: CallOptions): Promise<ReplayResult> => t.api(DeadLettersApi, options).replayDeadLetter({ id: messageId }),
     /**
      * Deletes one DEAD message for good (admin). NotFoundError (`message_not_found`) when no message
      * has the id; ConflictError (`message_not_dead`) when it is not DEAD, e.g. replayed meanwhile.
      */
-    delete: (messageId: string, options?: CallOptions): Promise<void> =>
-      t.api(DeadLettersApi, options).deleteDeadLetter({ id: messageId }),
+    delete: (messageId: string, options?: CallOptions): Promise<void> => t.api(DeadLettersApi, options).deleteDeadLetter({ id: messageId }),
     /** Moves a queue's DEAD messages back to PENDING (admin). */
     replayAll: (queue: string, options: ReplayAllOptions = {}): Promise<BulkReplayResult> =>
       t.api(DeadLettersApi, options).replayDeadLetters({ bulkReplayRequest: { queue, reason: options.reason, limit: options.limit } }),

@@ -25,6 +25,12 @@ export interface PublishOptions extends CallOptions {
   /** Seconds (0..900) before the message becomes claimable. */
   delaySeconds?: number;
   /**
+   * Seconds (1..1209600) after the publish when the message expires: it is then never delivered,
+   * and goes to the dead letters (TTL_EXPIRED) or is dropped, as each queue says. A queue's own
+   * message_ttl_seconds, when earlier, wins.
+   */
+  expiresInSeconds?: number;
+  /**
    * Messages with the same ordering key are delivered one at a time, in publish order, in each
    * queue: the next is claimable once the one before was acked or went to the dead letters.
    */
@@ -35,6 +41,8 @@ export interface BatchMessage {
   payload: string;
   headers?: Record<string, string>;
   delaySeconds?: number;
+  /** As PublishOptions.expiresInSeconds. */
+  expiresInSeconds?: number;
   /** As PublishOptions.orderingKey; items of one key are delivered in the batch's order. */
   orderingKey?: string;
   /** Default: a fresh key per message, so a retried batch is stored once; `null` sends none. */
@@ -69,7 +77,13 @@ export function publish(t: Transport, topic: string, payload: string, options: P
     {
       topic,
       idempotencyKey,
-      publishRequest: { payload, headers: options.headers, delay_seconds: options.delaySeconds, ordering_key: options.orderingKey },
+      publishRequest: {
+        payload,
+        headers: options.headers,
+        delay_seconds: options.delaySeconds,
+        expires_in_seconds: options.expiresInSeconds,
+        ordering_key: options.orderingKey,
+      },
     },
     t.call(options),
   );
@@ -80,6 +94,7 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     payload: message.payload,
     headers: message.headers,
     delay_seconds: message.delaySeconds,
+    expires_in_seconds: message.expiresInSeconds,
     ordering_key: message.orderingKey,
     idempotency_key: keyOf(message.idempotencyKey),
   }));
@@ -94,10 +109,12 @@ export async function consume(t: Transport, queue: string, options: ConsumeOptio
 
 export async function receive(t: Transport, queue: string, options: ReceiveOptions = {}): Promise<Message[]> {
   const call = t.call(options, (options.waitSeconds ?? 0) * 1000);
-  const result = await t.api(MessagesApi).receiveMessages(
-    { queue, miniQueueInstance: t.instanceId, receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds } },
-    call,
-  );
+  const result = await t
+    .api(MessagesApi)
+    .receiveMessages(
+      { queue, miniQueueInstance: t.instanceId, receiveRequest: { max_messages: options.maxMessages, wait_seconds: options.waitSeconds } },
+      call,
+    );
   return result.messages;
 }
 
@@ -111,7 +128,11 @@ export function ackMany(t: Transport, messageIds: string[], options: CallOptions
 
 export function nack(t: Transport, messageId: string, options: NackOptions = {}): Promise<NackResult> {
   return t.api(MessagesApi).nackMessage(
-    { id: messageId, miniQueueInstance: t.instanceId, nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason } },
+    {
+      id: messageId,
+      miniQueueInstance: t.instanceId,
+      nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason },
+    },
     t.call(options),
   );
 }

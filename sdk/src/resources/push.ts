@@ -29,8 +29,7 @@ export function pushResource(t: Transport) {
     /** Removes the endpoint (admin); the queue's messages stay. */
     clear: (queue: string, options?: CallOptions): Promise<void> => t.api(PushApi, options).clearQueuePush({ queue }),
     /** A new signing secret, shown this once; the old one also signs for an hour (admin). */
-    rotateSecret: (queue: string, options?: CallOptions): Promise<PushEndpointWithSecret> =>
-      t.api(PushApi, options).rotateQueuePushSecret({ queue }),
+    rotateSecret: (queue: string, options?: CallOptions): Promise<PushEndpointWithSecret> => t.api(PushApi, options).rotateQueuePushSecret({ queue }),
   };
 }
 

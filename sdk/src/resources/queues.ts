@@ -5,6 +5,8 @@ import {
   type Message,
   type MessagePage,
   type MessageStatus,
+  type OnExpiry,
+  type Overflow,
   type PurgeResult,
   type Queue,
   type UpdateQueueRequest,
@@ -22,6 +24,24 @@ export interface CreateQueueOptions extends CallOptions {
   requireOrderingKey?: boolean;
   /** Take only the messages whose headers match, e.g. `{ header: 'region', one_of: ['eu', 'us'] }`. Default: all. */
   filter?: HeaderFilter;
+  /** Give messages to one consumer (credential + MiniQueue-Instance) at a time; the next takes over when it stops. Default false. */
+  singleActiveConsumer?: boolean;
+  /** Deliveries per second across every broker instance, 1..100000; claims beyond it wait. Default: no limit. */
+  maxDeliveriesPerSecond?: number;
+  /** At most this many messages (pending + unacked) at once. Default: no bound. */
+  maxMessages?: number;
+  /** At most this many payload bytes (UTF-8, headers not counted) at once. Default: no bound. */
+  maxBytes?: number;
+  /** What a publish without room does: 'reject_publish' (429 queue_full, the default), 'dead_letter_oldest' or 'drop_oldest'. */
+  overflow?: Overflow;
+  /** Messages expire this many seconds after their publish (1..1209600); a publish's own expiry may be earlier. Default: never. */
+  messageTtlSeconds?: number;
+  /** What an expired message becomes: 'dead_letter' (TTL_EXPIRED, the default) or 'drop'. */
+  onExpiry?: OnExpiry;
+  /** A topic this queue's dead letters are published to, with miniqueue-death-* headers. Default: none. */
+  deadLetterTopic?: string;
+  /** With a dead-letter topic: also keep each dead letter in this queue's own DLQ. Default false. */
+  deadLetterKeep?: boolean;
 }
 
 /** The settings to change; those left out keep their value. */
@@ -36,6 +56,24 @@ export interface QueueChanges {
   requireOrderingKey?: boolean;
   /** A new header filter; null takes every message of the topic again. */
   filter?: HeaderFilter | null;
+  /** One consumer at a time (from the next claim on). */
+  singleActiveConsumer?: boolean;
+  /** Deliveries per second across every instance, 1..100000; null lifts the limit (from the next claim on). */
+  maxDeliveriesPerSecond?: number | null;
+  /** A new bound on messages (pending + unacked); null removes it. Applies to what is published after. */
+  maxMessages?: number | null;
+  /** A new bound on payload bytes; null removes it. Applies to what is published after. */
+  maxBytes?: number | null;
+  /** What a publish without room does from now on. */
+  overflow?: Overflow;
+  /** A new time to live; null: messages do not expire unless their publish says. Applies to what is published after. */
+  messageTtlSeconds?: number | null;
+  /** What an expired message becomes from now on. */
+  onExpiry?: OnExpiry;
+  /** A new dead-letter topic; null: dead letters stay in this queue's DLQ only. */
+  deadLetterTopic?: string | null;
+  /** Whether a routed dead letter also stays in this queue's DLQ. */
+  deadLetterKeep?: boolean;
 }
 
 export interface ListMessagesOptions extends CallOptions {
@@ -74,6 +112,15 @@ export function queuesResource(t: Transport) {
           max_retries: options.maxRetries,
           require_ordering_key: options.requireOrderingKey,
           filter: options.filter,
+          single_active_consumer: options.singleActiveConsumer,
+          max_deliveries_per_second: options.maxDeliveriesPerSecond,
+          max_messages: options.maxMessages,
+          max_bytes: options.maxBytes,
+          overflow: options.overflow,
+          message_ttl_seconds: options.messageTtlSeconds,
+          on_expiry: options.onExpiry,
+          dead_letter_topic: options.deadLetterTopic,
+          dead_letter_keep: options.deadLetterKeep,
         },
       }),
     /** One queue and its settings (view). */
@@ -86,6 +133,15 @@ export function queuesResource(t: Transport) {
         acked_retention_hours: changes.ackedRetentionHours,
         require_ordering_key: changes.requireOrderingKey,
         filter: changes.filter,
+        single_active_consumer: changes.singleActiveConsumer,
+        max_deliveries_per_second: changes.maxDeliveriesPerSecond,
+        max_messages: changes.maxMessages,
+        max_bytes: changes.maxBytes,
+        overflow: changes.overflow,
+        message_ttl_seconds: changes.messageTtlSeconds,
+        on_expiry: changes.onExpiry,
+        dead_letter_topic: changes.deadLetterTopic,
+        dead_letter_keep: changes.deadLetterKeep,
       };
       return t.api(QueuesApi, options).updateQueue({ queue: name, updateQueueRequest: request });
     },

@@ -5,8 +5,7 @@ import type { CallOptions } from '../options.js';
 export function topicsResource(t: Transport) {
   return {
     /** Creates a topic (admin). ConflictError when it exists. */
-    create: (name: string, options?: CallOptions): Promise<TopicCreated> =>
-      t.api(TopicsApi, options).createTopic({ createTopicRequest: { name } }),
+    create: (name: string, options?: CallOptions): Promise<TopicCreated> => t.api(TopicsApi, options).createTopic({ createTopicRequest: { name } }),
     /** Every topic with the queues bound to it (view). */
     list: (options?: CallOptions): Promise<Topic[]> => t.api(TopicsApi, options).listTopics(),
     /** Deletes a topic (admin). ConflictError while queues are bound to it. */

@@ -15,8 +15,8 @@ export interface ConnectionHandlers {
   /** The broker welcomed a stream (new, or the old one resumed): resend and resubscribe now. */
   opened(welcome: Welcome): void;
   frame(frame: BrokerFrame): void;
-  /** An attempt failed or an open stream was lost; `failures` counts them in a row. */
-  lost(error: Error, failures: number): void;
+  /** An attempt failed or an open stream was lost (`closed`: its close code and reason); `failures` counts them in a row. */
+  lost(error: Error, failures: number, closed?: { code: number; reason: string }): void;
   /** A stream cannot work here (the handshake was refused, no WebSocket): from now on, HTTP. */
   unavailable(reason: Error): void;
   /** Whether anything waits on the stream; a lost stream nobody needs is reopened on next use. */
@@ -154,10 +154,10 @@ export class StreamConnection {
     if (this.state === 'closed') return;
     const refused = !opened && (isRefusal(error) || socket.refusedWhenClosedEarly);
     const reason = error ?? new ConnectionError({ status: 0, message: `The stream closed (${event.code}${event.reason ? `: ${event.reason}` : ''})` });
-    this.failed(refused && !error ? new Error('the broker refused the stream handshake') : reason, refused);
+    this.failed(refused && !error ? new Error('the broker refused the stream handshake') : reason, refused, opened ? event : undefined);
   }
 
-  private failed(error: Error, permanent: boolean): void {
+  private failed(error: Error, permanent: boolean, closed?: { code: number; reason: string }): void {
     if (this.state === 'closed') return;
     if (permanent) {
       this.state = 'unavailable';
@@ -165,13 +165,16 @@ export class StreamConnection {
     }
     this.failures++;
     this.state = 'idle';
-    this.options.handlers.lost(error, this.failures);
+    this.options.handlers.lost(error, this.failures, closed && { code: closed.code, reason: closed.reason });
     if (this.state !== 'idle' || !this.options.handlers.busy()) return;
     this.state = 'waiting';
-    this.timer = setTimeout(() => {
-      this.state = 'idle';
-      void this.attempt();
-    }, backoffDelay(this.options.backoff, this.failures));
+    this.timer = setTimeout(
+      () => {
+        this.state = 'idle';
+        void this.attempt();
+      },
+      backoffDelay(this.options.backoff, this.failures),
+    );
   }
 }
 

@@ -1,7 +1,10 @@
 /**
  * The frames of `/ws/v1/stream` (see asyncapi.yaml and api/src/stream/README.md), as they travel:
  * snake_case, timestamps as strings. One WebSocket message carries one frame or an array of them.
+ * Written once, here: the broker checks the frames it reads against these types and bounds too
+ * (api/src/stream/frames.ts), and both are held to asyncapi.yaml by the broker's contract tests.
  */
+import type { MonitorEvent } from '../monitor/events.js';
 
 export const STREAM_PATH = '/ws/v1/stream';
 export const STREAM_SUBPROTOCOL = 'miniqueue.v1';
@@ -9,6 +12,8 @@ export const STREAM_SUBPROTOCOL = 'miniqueue.v1';
 export const MAX_FRAMES_PER_MESSAGE = 1000;
 /** The most ids one `ack` frame may carry. */
 export const MAX_ACK_IDS = 1000;
+/** The most unacked messages one subscription may hold (its `prefetch`). */
+export const MAX_PREFETCH = 1000;
 
 export interface PublishFrame {
   type: 'publish';
@@ -17,18 +22,61 @@ export interface PublishFrame {
   payload: string;
   headers?: Record<string, string>;
   delay_seconds?: number;
+  /** Seconds after the publish when the message expires (the queue's message_ttl_seconds may be earlier). */
+  expires_in_seconds?: number;
   ordering_key?: string;
   idempotency_key?: string;
 }
 
-export type ClientFrame =
-  | PublishFrame
-  | { type: 'subscribe'; sub: string; queue: string; prefetch: number }
-  | { type: 'credit'; sub: string; prefetch: number }
-  | { type: 'unsubscribe'; sub: string }
-  | { type: 'ack'; ids: string[]; ref?: number }
-  | { type: 'nack'; id: string; requeue?: boolean; delay_seconds?: number; reason?: string; ref?: number }
-  | { type: 'extend'; id: string; seconds: number; ref?: number };
+export interface SubscribeFrame {
+  type: 'subscribe';
+  sub: string;
+  queue: string;
+  prefetch: number;
+}
+export interface CreditFrame {
+  type: 'credit';
+  sub: string;
+  prefetch: number;
+}
+export interface UnsubscribeFrame {
+  type: 'unsubscribe';
+  sub: string;
+}
+export interface AckFrame {
+  type: 'ack';
+  ids: string[];
+  ref?: number;
+}
+export interface NackFrame {
+  type: 'nack';
+  id: string;
+  requeue?: boolean;
+  delay_seconds?: number;
+  reason?: string;
+  ref?: number;
+}
+export interface ExtendFrame {
+  type: 'extend';
+  id: string;
+  seconds: number;
+  ref?: number;
+}
+
+/** The broker's live feed on the stream, as `/ws/monitor` sends it: every transition, or one queue's. */
+export interface WatchFrame {
+  type: 'watch';
+  /** The client's name for the watch; watches and subscriptions of a stream share one set of names. */
+  sub: string;
+  /** Only this queue's events (and EVENTS_DROPPED). */
+  queue?: string;
+}
+export interface UnwatchFrame {
+  type: 'unwatch';
+  sub: string;
+}
+
+export type ClientFrame = PublishFrame | SubscribeFrame | CreditFrame | UnsubscribeFrame | AckFrame | NackFrame | ExtendFrame | WatchFrame | UnwatchFrame;
 
 export interface StreamLimits {
   max_message_bytes: number;
@@ -60,6 +108,9 @@ export type BrokerFrame =
   | { type: 'acked'; ref: number; acked: string[]; failed: Array<{ message_id: string } & ErrorFields> }
   | { type: 'nacked'; ref: number; message_id: string; status: string }
   | { type: 'extended'; ref: number; message_id: string; lease_expires_at: string }
+  | { type: 'watching'; sub: string; queue?: string }
+  | { type: 'event'; sub: string; event: MonitorEvent }
+  | { type: 'unwatched'; sub: string }
   | ({ type: 'error'; ref?: number; sub?: string; seq?: number } & ErrorFields);
 
 /**
@@ -75,9 +126,4 @@ export function decodeFrames(data: string): BrokerFrame[] {
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
   return list.filter((frame): frame is BrokerFrame => typeof frame === 'object' && frame !== null && typeof frame.type === 'string');
-}
-
-/** One frame as itself, several as an array: the two forms the broker accepts. */
-export function encodeFrames(frames: readonly ClientFrame[]): string {
-  return JSON.stringify(frames.length === 1 ? frames[0] : frames);
 }

@@ -1,7 +1,8 @@
 import type { ConsumerStream } from '../consumer/types.js';
+import type { MonitorStream } from '../monitor/types.js';
 import type { RetryPolicy } from '../http/retryPolicy.js';
 import type { SocketEndpoint } from '../realtime/socket.js';
-import type { OpenStreamSocket } from './socket.js';
+import { streamUrl, type OpenStreamSocket } from './socket.js';
 import { StreamClient, StreamUnavailableError } from './stream.js';
 
 export interface StreamRouteOptions {
@@ -50,9 +51,41 @@ export class StreamRoute {
           throw error;
         }
       },
-      ack: (id) => this.via((stream) => stream.ack(id), () => http.ack(id)),
-      nack: (id, options) => this.via((stream) => stream.nack(id, options), () => http.nack(id, options)),
-      extend: (id, seconds) => this.via((stream) => stream.extend(id, seconds), () => http.extend(id, seconds)),
+      ack: (id) =>
+        this.via(
+          (stream) => stream.ack(id),
+          () => http.ack(id),
+        ),
+      nack: (id, options) =>
+        this.via(
+          (stream) => stream.nack(id, options),
+          () => http.nack(id, options),
+        ),
+      extend: (id, seconds) =>
+        this.via(
+          (stream) => stream.extend(id, seconds),
+          () => http.extend(id, seconds),
+        ),
+    };
+  }
+
+  /** The live feed over the stream; `watch` answers null where streams do not work (the monitor then uses /ws/monitor). */
+  monitorStream(): MonitorStream {
+    return {
+      url: streamUrl(this.options.endpoint, {}).toString(),
+      watch: async (queue, handlers) => {
+        const stream = this.current();
+        if (!stream) return null;
+        try {
+          return await stream.watch(queue, {
+            ...handlers,
+            ended: (error) => handlers.ended(error, error instanceof StreamUnavailableError),
+          });
+        } catch (error) {
+          if (error instanceof StreamUnavailableError) return null;
+          throw error;
+        }
+      },
     };
   }
 

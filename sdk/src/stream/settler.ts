@@ -62,19 +62,27 @@ export class Settler {
   nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string }): Promise<NackResult> {
     return new Promise((resolve, reject) => {
       const frame = { type: 'nack' as const, id: messageId, requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason };
-      this.start(frame, (answer) => {
-        if (answer.type === 'nacked') resolve({ message_id: answer.message_id, status: answer.status as NackResult['status'] });
-        else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
-      }, reject);
+      this.start(
+        frame,
+        (answer) => {
+          if (answer.type === 'nacked') resolve({ message_id: answer.message_id, status: answer.status as NackResult['status'] });
+          else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
+        },
+        reject,
+      );
     });
   }
 
   extend(messageId: string, seconds: number): Promise<ExtendResult> {
     return new Promise((resolve, reject) => {
-      this.start({ type: 'extend', id: messageId, seconds }, (answer) => {
-        if (answer.type === 'extended') resolve({ message_id: answer.message_id, lease_expires_at: new Date(answer.lease_expires_at) });
-        else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
-      }, reject);
+      this.start(
+        { type: 'extend', id: messageId, seconds },
+        (answer) => {
+          if (answer.type === 'extended') resolve({ message_id: answer.message_id, lease_expires_at: new Date(answer.lease_expires_at) });
+          else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
+        },
+        reject,
+      );
     });
   }
 
@@ -131,15 +139,19 @@ export class Settler {
     for (let start = 0; start < ids.length; start += MAX_ACK_IDS) {
       const chunk = ids.slice(start, start + MAX_ACK_IDS);
       const waiters = (id: string) => acks.get(id) ?? [];
-      this.start({ type: 'ack', ids: chunk }, (answer) => {
-        if (answer.type === 'error') return chunk.forEach((id) => waiters(id).forEach((w) => w.reject(errorFromBody(answer.status, answer))));
-        if (answer.type !== 'acked') return;
-        for (const id of answer.acked) waiters(id).forEach((w) => w.resolve({ message_id: id, status: AckResultStatusEnum.Acked }));
-        for (const failure of answer.failed) waiters(failure.message_id).forEach((w) => w.reject(errorFromBody(failure.status, failure)));
-        const answered = new Set([...answer.acked, ...answer.failed.map((failure) => failure.message_id)]);
-        const silent = chunk.filter((id) => !answered.has(id));
-        silent.forEach((id) => waiters(id).forEach((w) => w.reject(new Error(`The broker did not answer the ack of ${id}`))));
-      }, (error) => chunk.forEach((id) => waiters(id).forEach((w) => w.reject(error))));
+      this.start(
+        { type: 'ack', ids: chunk },
+        (answer) => {
+          if (answer.type === 'error') return chunk.forEach((id) => waiters(id).forEach((w) => w.reject(errorFromBody(answer.status, answer))));
+          if (answer.type !== 'acked') return;
+          for (const id of answer.acked) waiters(id).forEach((w) => w.resolve({ message_id: id, status: AckResultStatusEnum.Acked }));
+          for (const failure of answer.failed) waiters(failure.message_id).forEach((w) => w.reject(errorFromBody(failure.status, failure)));
+          const answered = new Set([...answer.acked, ...answer.failed.map((failure) => failure.message_id)]);
+          const silent = chunk.filter((id) => !answered.has(id));
+          silent.forEach((id) => waiters(id).forEach((w) => w.reject(new Error(`The broker did not answer the ack of ${id}`))));
+        },
+        (error) => chunk.forEach((id) => waiters(id).forEach((w) => w.reject(error))),
+      );
     }
   }
 }

@@ -9,6 +9,7 @@ import { Publisher, type PublishFields } from './publisher.js';
 import { Settler } from './settler.js';
 import { socketOpener, streamUrl, type OpenStreamSocket } from './socket.js';
 import { Subscriptions, type StreamSubscription, type SubscriptionHandlers } from './subscription.js';
+import { Watches, type StreamWatch, type WatchHandlers } from './watches.js';
 
 export interface StreamClientOptions {
   endpoint: SocketEndpoint;
@@ -32,7 +33,7 @@ export class StreamUnavailableError extends Error {
 
 /**
  * A client's one shared stream: publishes pipelined with confirms, subscriptions with prefetch,
- * and acks, nacks and extends by frame. Every call answers as its HTTP counterpart does, or
+ * acks, nacks and extends by frame, and watches of the live feed. Every call answers as its HTTP counterpart does, or
  * rejects with StreamUnavailableError when streams cannot work here, for the caller to use HTTP.
  */
 export class StreamClient {
@@ -40,12 +41,14 @@ export class StreamClient {
   private readonly publisher: Publisher;
   private readonly settler: Settler;
   private readonly subscriptions: Subscriptions;
+  private readonly watches: Watches;
   private unavailable: StreamUnavailableError | undefined;
 
   constructor(private readonly options: StreamClientOptions) {
     this.publisher = new Publisher((frame) => this.connection.send(frame), options.retry);
     this.settler = new Settler({ send: (frame) => this.connection.send(frame), beforeFlush: (prepare) => this.connection.beforeFlush(prepare) }, options.retry);
     this.subscriptions = new Subscriptions((frame) => this.connection.send(frame));
+    this.watches = new Watches((frame) => this.connection.send(frame));
     this.connection = new StreamConnection({
       open: options.open ?? socketOpener(options.endpoint),
       url: (resume) => streamUrl(options.endpoint, { instance: options.instanceId, resume }),
@@ -54,7 +57,7 @@ export class StreamClient {
       handlers: {
         opened: (welcome) => this.opened(welcome.resumed),
         frame: (frame) => this.answer(frame),
-        lost: (error, failures) => this.lost(error, failures),
+        lost: (error, failures, closed) => this.lost(error, failures, closed),
         unavailable: (reason) => this.giveUp(reason),
         busy: () => this.busy(),
       },
@@ -74,6 +77,14 @@ export class StreamClient {
 
   subscribe(queue: string, prefetch: number, handlers: SubscriptionHandlers): Promise<StreamSubscription> {
     return this.track(() => this.subscriptions.subscribe(queue, prefetch, handlers));
+  }
+
+  /** The broker's live feed (needs `view`), or one queue's events. */
+  watch(queue: string | undefined, handlers: WatchHandlers): Promise<StreamWatch> {
+    return this.track(() => this.watches.watch(queue, handlers)).then((watch) => ({
+      // Once nothing else waits on the stream, a Node process may exit again.
+      unwatch: () => watch.unwatch().finally(() => this.connection.hold(this.busy())),
+    }));
   }
 
   ack(messageId: string): Promise<AckResult> {
@@ -108,26 +119,32 @@ export class StreamClient {
     this.publisher.resend();
     this.settler.resend();
     this.subscriptions.reopened(resumed);
+    this.watches.reopened(resumed);
   }
 
   private answer(frame: BrokerFrame): void {
-    if (this.publisher.answer(frame) || this.settler.answer(frame)) return;
+    if (this.publisher.answer(frame) || this.settler.answer(frame) || this.watches.answer(frame)) return;
     this.subscriptions.answer(frame);
   }
 
-  private lost(error: Error, failures: number): void {
+  private lost(error: Error, failures: number, closed?: { code: number; reason: string }): void {
     // Consumers hear of every failed attempt, as of every failed long poll over HTTP.
-    this.subscriptions.interrupted(connectionFailure(error, 'the stream'));
+    const failure = connectionFailure(error, 'the stream');
+    this.subscriptions.interrupted(failure);
+    this.watches.interrupted(failure, closed);
     if (failures < this.options.retry.attempts) return;
     // As an HTTP call gives up after its attempts: what waits for an answer fails; subscriptions keep trying.
-    const failure = error instanceof ConnectionError ? error : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });
-    this.publisher.failAll(failure);
-    this.settler.failAll(failure);
+    const given =
+      error instanceof ConnectionError
+        ? error
+        : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });
+    this.publisher.failAll(given);
+    this.settler.failAll(given);
   }
 
   private giveUp(reason: Error): void {
     this.unavailable = new StreamUnavailableError(reason);
-    this.options.warn(`MiniQueue: streaming is unavailable (${reason.message}); using HTTP instead`);
+    this.options.warn(`MiniQueue: streaming is unavailable (${reason.message}); using HTTP (and /ws/monitor for the live feed) instead`);
     this.failAll(this.unavailable);
   }
 
@@ -135,9 +152,10 @@ export class StreamClient {
     this.publisher.failAll(error);
     this.settler.failAll(error);
     this.subscriptions.failAll(error);
+    this.watches.failAll(error);
   }
 
   private busy(): boolean {
-    return this.publisher.size > 0 || this.settler.size > 0 || this.subscriptions.size > 0;
+    return this.publisher.size > 0 || this.settler.size > 0 || this.subscriptions.size > 0 || this.watches.size > 0;
   }
 }

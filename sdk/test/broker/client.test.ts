@@ -52,7 +52,10 @@ describe('topics and queues', () => {
   it('lists, pages through and purges a queue’s messages', async () => {
     await admin.topics.create('audit');
     await admin.queues.create('audit-log', 'audit');
-    await admin.publishBatch('audit', Array.from({ length: 5 }, (_, i) => ({ payload: `entry ${i}` })));
+    await admin.publishBatch(
+      'audit',
+      Array.from({ length: 5 }, (_, i) => ({ payload: `entry ${i}` })),
+    );
 
     const page = await admin.queues.messages('audit-log', { limit: 2 });
     expect(page.items.map((m) => m.payload)).toEqual(['entry 0', 'entry 1']);

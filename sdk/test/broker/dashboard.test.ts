@@ -16,7 +16,7 @@ describe('the dashboard data', () => {
     await admin.queues.create('sdk-rates-b', 'sdk.rates');
     await admin.publish('sdk.rates', 'one');
     await admin.publish('sdk.rates', 'two');
-    await env.broker.broker.rateRecorder.runOnce();
+    await env.broker.broker.core.rateRecorder.runOnce();
 
     const all = await admin.dashboard.rates({ windowSeconds: 60 });
     expect(all).toMatchObject({ queue: null, window_seconds: 60, resolution_seconds: 5 });
@@ -30,6 +30,20 @@ describe('the dashboard data', () => {
     const stats = (await admin.dashboard.queues()).find((row) => row.queue === 'sdk-rates-a');
     expect(stats).toMatchObject({ pending: 2, websocket_consumers: 0, pollers: 0 });
     expect(stats?.depth_history).toHaveLength(60);
+  });
+
+  it("lists a queue's consumers, with when each was last seen and what it holds", async () => {
+    await admin.topics.create('sdk.consumers');
+    await admin.queues.create('sdk-consumed', 'sdk.consumers');
+    expect(await admin.dashboard.consumers('sdk-consumed')).toEqual({ queue: 'sdk-consumed', push_endpoint: false, consumers: [] });
+    await admin.publish('sdk.consumers', 'held');
+    const consumer = await env.client('sdk-holder', ['consume:sdk-consumed']);
+    const held = await consumer.consume('sdk-consumed');
+    await env.broker.broker.core.rateRecorder.runOnce();
+    const listed = await admin.dashboard.consumers('sdk-consumed');
+    expect(listed.consumers).toHaveLength(1);
+    expect(listed.consumers[0]).toMatchObject({ consumer_id: held?.consumer_id, in_flight: 1 });
+    expect(listed.consumers[0].last_seen_at).toBeInstanceOf(Date);
   });
 
   it('lists newest first and by header, with a total', async () => {

@@ -12,7 +12,7 @@ import {
   type MonitorOptions,
   type MonitorStatus,
 } from '../../src/index.js';
-import { realtimeHub } from '../../../api/src/realtime/plugin.js';
+import { realtimeHub } from '@miniqueue/api/testing';
 import { brokerForFile, until, type SdkBroker } from '../helpers/broker.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
 
@@ -44,14 +44,24 @@ async function opened(client: MiniQueue, options?: MonitorOptions) {
   return { monitor, seen };
 }
 
+/** The client's shared stream (the default), and /ws/monitor (`transport: 'http'`): the same monitor either way. */
+const TRANSPORTS = ['stream', 'http'] as const;
+type Transport = (typeof TRANSPORTS)[number];
+const paths: Record<Transport, string> = { stream: '/ws/v1/stream', http: '/ws/monitor' };
+
 const published = (events: MonitorEvent[], queue: string) => events.filter((event) => event.eventType === 'PUBLISHED' && event.queueName === queue);
 
-describe('the monitor', () => {
-  it('opens with the key in the handshake and passes on every transition', async () => {
-    const { monitor, seen } = await opened(await env.client('monitor-viewer', ['view']));
-    expect(monitor.url).toBe(`${env.broker.url.replace('http', 'ws')}/ws/monitor`);
+describe.each(TRANSPORTS)('the monitor over %s', (transport) => {
+  const client = (name: string, scopes: string[]) => env.client(`${name}-${transport}`, scopes, { transport });
+  const admin = () => (transport === 'http' ? new MiniQueue({ url: env.broker.url, apiKey: env.broker.adminKey, transport }) : env.admin);
 
-    const { message_ids: [id] } = await env.admin.publish('watched', 'hello');
+  it('opens with the key in the handshake and passes on every transition', async () => {
+    const { monitor, seen } = await opened(await client('monitor-viewer', ['view']));
+    expect(monitor.url).toBe(`${env.broker.url.replace('http', 'ws')}${paths[transport]}`);
+
+    const {
+      message_ids: [id],
+    } = await env.admin.publish('watched', 'hello');
     await until(() => published(seen.events, 'watched-a').length > 0, 10_000, 'PUBLISHED');
     const [event] = published(seen.events, 'watched-a');
     expect(event.detail).toContain(id);
@@ -65,7 +75,7 @@ describe('the monitor', () => {
   });
 
   it('with a queue, passes on only that queue’s events', async () => {
-    const { monitor, seen } = await opened(env.admin, { queue: 'WATCHED-A' });
+    const { monitor, seen } = await opened(admin(), { queue: 'WATCHED-A' });
     await env.admin.publish('other', 'not this one');
     await env.admin.publish('watched', 'this one');
     await until(() => seen.events.length > 0, 10_000, 'an event');
@@ -77,7 +87,7 @@ describe('the monitor', () => {
   });
 
   it('reports a refused handshake as the typed error, with the broker’s message, and keeps trying', async () => {
-    const producer = await env.client('monitor-producer', ['publish:*']);
+    const producer = await client('monitor-producer', ['publish:*']);
     const monitor = producer.monitor({ maxReconnectDelayMs: 300 });
     const seen = record(monitor);
     monitor.start();
@@ -90,8 +100,8 @@ describe('the monitor', () => {
   });
 
   it('tells when the broker closes the socket because its credential ended', async () => {
-    const { monitor, seen } = await opened(await env.client('monitor-doomed', ['view']));
-    await env.admin.clients.delete('monitor-doomed');
+    const { monitor, seen } = await opened(await client('monitor-doomed', ['view']));
+    await env.admin.clients.delete(`monitor-doomed-${transport}`);
     await until(() => seen.closes.length > 0, 10_000, 'close');
     await monitor.stop();
     expect(seen.closes[0]).toMatchObject({ code: CLOSE_CREDENTIAL_ENDED, credentialEnded: true });
@@ -99,7 +109,7 @@ describe('the monitor', () => {
 
   it('reconnects after the connection drops, and reports an unreachable broker as a ConnectionError', async () => {
     const proxy = await startTcpProxy(env.broker.url);
-    const viewer = new MiniQueue({ url: proxy.url, apiKey: env.broker.adminKey });
+    const viewer = new MiniQueue({ url: proxy.url, apiKey: env.broker.adminKey, transport });
     const monitor = viewer.monitor({ maxReconnectDelayMs: 300 });
     const seen = record(monitor);
     try {
@@ -119,6 +129,7 @@ describe('the monitor', () => {
       expect(seen.statuses.filter((status) => status === 'open')).toHaveLength(2);
     } finally {
       await monitor.stop();
+      viewer.close();
       await proxy.close();
     }
     const attempts = seen.statuses.length;
@@ -127,11 +138,12 @@ describe('the monitor', () => {
   });
 });
 
-describe('stopping', () => {
+describe.each(TRANSPORTS)('stopping over %s', (transport) => {
+  // The broker's viewers of its live feed: /ws/monitor sockets and the streams' watches.
   const monitorsHeld = () => realtimeHub(env.broker.broker.server).counts().monitors;
 
-  it('holds one socket however often it is started, none once stopped, and a restart drops the attempt in flight', async () => {
-    const monitor = env.admin.monitor();
+  it('holds one viewer however often it is started, none once stopped, and a restart drops the attempt in flight', async () => {
+    const monitor = new MiniQueue({ url: env.broker.url, apiKey: env.broker.adminKey, transport }).monitor();
     monitor.start().start();
     await monitor.stop();
     monitor.start();

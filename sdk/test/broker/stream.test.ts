@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { startTestBroker } from '../../../api/test/helpers/broker.js';
+import { startTestBroker } from '@miniqueue/api/testing';
 import { MiniQueue, NotFoundError, UnauthorizedError, type ProcessedEvent } from '../../src/index.js';
+import { countUpgrades as countUpgradesOf } from '../helpers/upgrades.js';
 import { brokerForFile, startSdkBroker, until, type SdkBroker } from '../helpers/broker.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
 
@@ -12,19 +12,7 @@ brokerForFile((started) => {
   admin = started.admin;
 });
 
-// The broker's side of /ws/v1/stream lives in api/src/stream/; until it is there, only the fallback can be tested.
-const streamDir = new URL('../../../api/src/stream/', import.meta.url);
-const brokerStreams = existsSync(streamDir) && readdirSync(streamDir).some((file) => file.endsWith('.ts'));
-
-/** Counts the WebSocket handshakes the broker is asked for, per path. */
-function countUpgrades(): Map<string, number> {
-  const counts = new Map<string, number>();
-  env.broker.broker.server.listener.on('upgrade', (request) => {
-    const path = new URL(request.url ?? '/', 'http://x').pathname;
-    counts.set(path, (counts.get(path) ?? 0) + 1);
-  });
-  return counts;
-}
+const countUpgrades = () => countUpgradesOf(env);
 
 async function topicWithQueue(name: string) {
   await admin.topics.create(name);
@@ -53,7 +41,7 @@ describe("transport 'http' and the fallback", () => {
   });
 });
 
-describe.skipIf(!brokerStreams)('over the stream', () => {
+describe('over the stream', () => {
   it('publishes with confirms carrying ids; 1,000 concurrent publishes are stored once each', async () => {
     await topicWithQueue('many');
     const upgrades = countUpgrades();
@@ -82,9 +70,13 @@ describe.skipIf(!brokerStreams)('over the stream', () => {
     for (let i = 0; i < 30; i++) await producer.publish('work', i % 3 === 0 ? `fail ${i}` : `ok ${i}`);
     const consumerClient = await env.client('work-consumer', ['consume:work']);
     const events: ProcessedEvent[] = [];
-    const consumer = consumerClient.consumer('work', (message) => {
-      if (message.payload.startsWith('fail') && message.retry_count === 0) throw new Error('first try fails');
-    }, { concurrency: 4, nackDelay: 0 });
+    const consumer = consumerClient.consumer(
+      'work',
+      (message) => {
+        if (message.payload.startsWith('fail') && message.retry_count === 0) throw new Error('first try fails');
+      },
+      { concurrency: 4, nackDelay: 0 },
+    );
     consumer.on('processed', (event) => events.push(event));
     consumer.on('error', () => undefined);
     consumer.start();

@@ -12,7 +12,7 @@ import {
   type PushedMessage,
   type PushEndpointWithSecret,
 } from '../../src/index.js';
-import { PUSH_ENV } from '../../../api/test/push/support.js';
+import { PUSH_ENV } from '@miniqueue/api/testing';
 import { startSdkBroker, type SdkBroker } from '../helpers/broker.js';
 
 let env: SdkBroker;
@@ -29,7 +29,14 @@ beforeAll(async () => {
   // A plain Node http server whose handler verifies every push before it handles it.
   server = http.createServer((request, response) => {
     response.on('finish', () => answered.push(response.statusCode));
-    void pushHandler({ get secret() { return secret; } }, (message) => void handled.push(message))(request, response);
+    void pushHandler(
+      {
+        get secret() {
+          return secret;
+        },
+      },
+      (message) => void handled.push(message),
+    )(request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
@@ -70,7 +77,11 @@ describe('push to a Node http handler', () => {
 describe('verifyPushSignature', () => {
   const body = '{"message_id":"x"}';
   const sign = async (key: string, t: number, text = body) => {
-    const mac = await crypto.subtle.sign('HMAC', await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']), new TextEncoder().encode(`${t}.${text}`));
+    const mac = await crypto.subtle.sign(
+      'HMAC',
+      await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+      new TextEncoder().encode(`${t}.${text}`),
+    );
     return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
   };
   const now = 1_800_000_000;
@@ -79,7 +90,11 @@ describe('verifyPushSignature', () => {
     const header = `t=${now},v1=${await sign('old', now)},v1=${await sign('new', now)}`;
     await expect(verifyPushSignature(body, header, { secret: 'new', now: () => now * 1000 })).resolves.toEqual({ timestamp: now });
     await expect(verifyPushSignature(body, header, { secret: ['x', 'old'], now: () => now * 1000 })).resolves.toEqual({ timestamp: now });
-    const problem = (promise: Promise<unknown>) => promise.then(() => 'accepted', (error: PushSignatureError) => error.problem);
+    const problem = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'accepted',
+        (error: PushSignatureError) => error.problem,
+      );
     expect(await problem(verifyPushSignature(`${body} `, header, { secret: 'new', now: () => now * 1000 }))).toBe('no_match');
     expect(await problem(verifyPushSignature(body, header, { secret: 'new', now: () => (now + 301) * 1000 }))).toBe('too_old');
     expect(await problem(verifyPushSignature(body, header, { secret: 'new', now: () => (now - 301) * 1000 }))).toBe('too_new');

@@ -1,71 +1,18 @@
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSdkBroker, type SdkBroker } from '../helpers/broker.js';
+import { describe, expect, it } from 'vitest';
+import { browserForFile, openSdkTab } from '../helpers/browserPage.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
-
-// Debian's chromium (TOOLCHAIN.md); playwright's own browser downloads are not used.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** The SDK bundled for browsers as a page would load it: no Node built-ins may be needed. */
-async function browserBundle(): Promise<string> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-  });
-  return result.outputFiles[0].text;
-}
-
-async function servePage(bundle: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((request, response) => {
-    if (request.url === '/sdk.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' });
-      return void response.end(bundle);
-    }
-    response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<!doctype html><title>sdk</title><script type="module">
-      import * as sdk from '/sdk.js';
-      window.sdk = sdk;
-    </script>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 // Never skipped: `npm test` installs Chromium first, or stops saying how to.
 describe('in a browser', () => {
-  let env: SdkBroker;
-  let page: { server: Server; origin: string };
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
-    page = await servePage(await browserBundle());
-    env = await startSdkBroker({ CORS_ALLOWED_ORIGINS: page.origin });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await env?.stop();
-    page?.server.close();
-  });
+  const setup = browserForFile();
 
   it('publishes, consumes with push notifications over a ticketed WebSocket, and types errors', async () => {
+    const { env } = setup();
     await env.admin.topics.create('browser');
     await env.admin.queues.create('browser', 'browser');
     const key = (await env.admin.clients.create('browser-app', ['publish:browser', 'consume:browser'])).api_key;
 
-    const tab = await browser.newPage();
-    await tab.goto(page.origin);
-    await tab.waitForFunction(() => 'sdk' in window);
+    const tab = await openSdkTab(setup());
     const result = await tab.evaluate(
       async ({ url, key }) => {
         // The page loaded the bundle as a module and left it on window.
@@ -118,14 +65,13 @@ describe('in a browser', () => {
   });
 
   it('watches the live feed with a fresh ticket on every attempt, through drops and an unreachable broker', async () => {
+    const { env } = setup();
     await env.admin.topics.create('watched');
     await env.admin.queues.create('watched', 'watched');
     const viewer = (await env.admin.clients.create('browser-viewer', ['view'])).api_key;
     const proxy = await startTcpProxy(env.broker.url);
-    const tab = await browser.newPage();
+    const tab = await openSdkTab(setup());
     try {
-      await tab.goto(page.origin);
-      await tab.waitForFunction(() => 'sdk' in window);
       await tab.evaluate(
         ({ url, key }) => {
           const sdk = (window as unknown as { sdk: typeof import('../../src/index.js') }).sdk;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startTestBroker, type TestBroker } from '../../../api/test/helpers/broker.js';
-import { leaseSweeper } from '../../../api/src/jobs/leaseSweeper.js';
+import { leaseSweeper, startTestBroker, type TestBroker } from '@miniqueue/api/testing';
 import { MiniQueue, type MiniQueueOptions } from '../../src/index.js';
 
 export interface SdkBroker {

@@ -46,14 +46,24 @@ export async function startFakeStream(): Promise<FakeStream> {
   http.on('upgrade', (request, socket, head) => {
     fake.handshakes.push(request);
     if (fake.refuseWith !== null) {
-      socket.end(`HTTP/1.1 ${fake.refuseWith} Refused\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"code":"not_found","message":"no streams here"}`);
+      socket.end(
+        `HTTP/1.1 ${fake.refuseWith} Refused\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"code":"not_found","message":"no streams here"}`,
+      );
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
       const resume = new URL(request.url!, 'http://x').searchParams.get('resume');
-      ws.send(JSON.stringify({ type: 'welcome', stream_id: `st${++streams}`, resume_token: `tok${streams}`, resumed: resume !== null, limits: { max_message_bytes: 1_048_576 } }));
+      ws.send(
+        JSON.stringify({
+          type: 'welcome',
+          stream_id: `st${++streams}`,
+          resume_token: `tok${streams}`,
+          resumed: resume !== null,
+          limits: { max_message_bytes: 1_048_576 },
+        }),
+      );
       ws.on('message', (data) => {
         const text = data.toString();
         fake.messages.push(text);

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,21 +27,28 @@ export function run(command: string, args: string[], options: { cwd: string; env
 }
 
 /** npm, from the registry's cache when it can: these installs only need the packages' own dependencies. */
-export const npm = (args: string[], cwd: string) =>
-  run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
-
-const versionOf = (workspace: string): string =>
-  JSON.parse(readFileSync(path.join(REPO, workspace, 'package.json'), 'utf8')).version;
+export const npm = (args: string[], cwd: string) => run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
 
 /**
- * `npm pack` of the SDK and the CLI into `dir`, as they would be published: each package's
- * `prepack` builds it first.
+ * The install route the READMEs document, which works from a clone today: one command packs both
+ * packages, then one installs them anywhere (the CLI globally, or the SDK into a project).
+ * `/path/to/miniqueue` stands for the clone. Every install line of every README is one of these.
  */
-export async function packAll(dir: string): Promise<{ sdk: string; cli: string }> {
-  await npm(['pack', '--pack-destination', dir], path.join(REPO, 'sdk'));
-  await npm(['pack', '--pack-destination', dir], path.join(REPO, 'cli'));
-  return {
-    sdk: path.join(dir, `miniqueue-sdk-${versionOf('sdk')}.tgz`),
-    cli: path.join(dir, `miniqueue-cli-${versionOf('cli')}.tgz`),
-  };
+export const CLONE = '/path/to/miniqueue';
+export const INSTALL_ROUTE = {
+  pack: 'npm run pack:all',
+  cli: `npm install -g ${CLONE}/dist/miniqueue-sdk.tgz ${CLONE}/dist/miniqueue-cli.tgz`,
+  sdk: `npm install ${CLONE}/dist/miniqueue-sdk.tgz`,
+} as const;
+
+/** A documented command, as written, with the clone's path for its placeholder and `extra` arguments. */
+export function runDocumented(line: string, cwd: string, extra: string[] = []): Promise<Result> {
+  const [command, ...args] = line.replaceAll(CLONE, REPO.replace(/\/$/, '')).split(' ');
+  return run(command!, [...args, ...extra, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
+}
+
+/** `npm run pack:all` in the clone, as the READMEs say: both tarballs, built as they are published. */
+export async function packAll(): Promise<{ sdk: string; cli: string }> {
+  await runDocumented(INSTALL_ROUTE.pack, REPO);
+  return { sdk: path.join(REPO, 'dist', 'miniqueue-sdk.tgz'), cli: path.join(REPO, 'dist', 'miniqueue-cli.tgz') };
 }

@@ -1,6 +1,7 @@
 /**
- * The SDK and the CLI as a user gets them: `npm pack`, installed from the tarballs outside this
- * repository, used against a live broker. TypeScript consumers are type-checked with tsc.
+ * The SDK and the CLI as a user gets them by the READMEs' install route (`npm run pack:all` in the
+ * clone, then `npm install` of the tarballs), installed outside this repository, used against a
+ * live broker. TypeScript consumers are type-checked with tsc.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -9,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSdkBroker, type SdkBroker } from '../helpers/broker.js';
-import { npm, packAll, run } from './npm.js';
+import { INSTALL_ROUTE, packAll, run, runDocumented } from './npm.js';
 import { writeScratchProjects, type ScratchProject, type Target } from './scratchProjects.js';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -17,13 +18,12 @@ const SETUP_MS = 600_000;
 
 let dir: string;
 let broker: SdkBroker;
-let tarballs: { sdk: string; cli: string };
 let projects: ScratchProject[];
 let targets: Record<string, Target>;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'miniqueue-packages-'));
-  [broker, tarballs] = await Promise.all([startSdkBroker(), packAll(dir)]);
+  [broker] = await Promise.all([startSdkBroker(), packAll()]);
   const names = ['ts-esm', 'ts-cjs', 'js-import', 'js-require'];
   const user = await broker.admin.clients.create('package-user', ['publish:*', 'consume:*']);
   targets = {};
@@ -35,7 +35,7 @@ beforeAll(async () => {
   const consumers = path.join(dir, 'consumers');
   projects = await writeScratchProjects(consumers, targets);
   await writeFile(path.join(consumers, 'package.json'), JSON.stringify({ name: 'consumers', private: true }));
-  await npm(['install', tarballs.sdk], consumers);
+  await runDocumented(INSTALL_ROUTE.sdk, consumers);
 }, SETUP_MS);
 
 afterAll(async () => {
@@ -76,8 +76,13 @@ describe('miniqueue (@miniqueue/cli) installed globally from its tarball', () =>
     prefix = path.join(dir, 'global');
     await mkdir(path.join(prefix, 'lib'), { recursive: true }); // npm expects it with --prefix
     // The SDK's tarball beside it stands in for the registry's copy of the same version.
-    await npm(['install', '--global', '--prefix', prefix, tarballs.sdk, tarballs.cli], dir);
-    env = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`, HOME: dir, MINIQUEUE_CONFIG_DIR: path.join(dir, 'config'), OCLIF_SKIP_NEW_VERSION_CHECK: 'true' };
+    await runDocumented(INSTALL_ROUTE.cli, dir, ['--prefix', prefix]);
+    env = {
+      PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`,
+      HOME: dir,
+      MINIQUEUE_CONFIG_DIR: path.join(dir, 'config'),
+      OCLIF_SKIP_NEW_VERSION_CHECK: 'true',
+    };
   }, SETUP_MS);
 
   it('is compiled: no TypeScript sources and no tsx', async () => {

@@ -10,7 +10,7 @@ const message = (i: number): Message =>
 function fakeBroker(count: number): ConsumerBroker {
   let given = false;
   return {
-    receive: async ({}, options) => {
+    receive: async (_query, options) => {
       if (given) return new Promise<Message[]>((resolve) => options.signal?.addEventListener('abort', () => resolve([])));
       given = true;
       return Array.from({ length: Math.min(count, options.maxMessages ?? 1) }, (_, i) => message(i));
@@ -35,10 +35,15 @@ describe('consumer abort listeners', () => {
     let running = 0;
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const consumer = new Consumer(fakeBroker(50), 'q', async () => {
-      running++;
-      await released;
-    }, { concurrency: 50, batchSize: 50 });
+    const consumer = new Consumer(
+      fakeBroker(50),
+      'q',
+      async () => {
+        running++;
+        await released;
+      },
+      { concurrency: 50, batchSize: 50 },
+    );
     consumer.start();
     while (running < 50) await new Promise((resolve) => setTimeout(resolve, 5));
     // Node emits the warning on the next tick of the listener that crosses the limit.

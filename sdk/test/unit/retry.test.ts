@@ -35,7 +35,11 @@ async function clientFor(answers: StubAnswer[] | ((n: number) => StubAnswer), op
 
 describe('which failures are retried', () => {
   it.each([500, 502, 503, 504, 429])('retries %i and returns the later success', async (status) => {
-    const { mq, stub } = await clientFor([{ status, body: errorBody(status) }, { status, body: errorBody(status) }, { status: 201, body: publishResult }]);
+    const { mq, stub } = await clientFor([
+      { status, body: errorBody(status) },
+      { status, body: errorBody(status) },
+      { status: 201, body: publishResult },
+    ]);
     await expect(mq.publish('order.placed', 'hello')).resolves.toEqual(publishResult);
     expect(stub.requests).toHaveLength(3);
   });
@@ -48,7 +52,10 @@ describe('which failures are retried', () => {
     [409, ConflictError],
     [413, PayloadTooLargeError],
   ])('never retries %i and raises it typed', async (status, ErrorType) => {
-    const { mq, stub } = await clientFor([{ status, body: errorBody(status, `no: ${status}`) }, { status: 201, body: publishResult }]);
+    const { mq, stub } = await clientFor([
+      { status, body: errorBody(status, `no: ${status}`) },
+      { status: 201, body: publishResult },
+    ]);
     const error = await mq.publish('order.placed', 'hello').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorType);
     expect(error).toBeInstanceOf(MiniQueueError);
@@ -136,7 +143,10 @@ describe('idempotency keys', () => {
   });
 
   it('sends no key when the caller asks for none', async () => {
-    const { mq, stub } = await clientFor([{ status: 201, body: publishResult }, { status: 201, body: { results: [publishResult, publishResult] } }]);
+    const { mq, stub } = await clientFor([
+      { status: 201, body: publishResult },
+      { status: 201, body: { results: [publishResult, publishResult] } },
+    ]);
     await mq.publish('order.placed', 'hello', { idempotencyKey: null });
     await mq.publishBatch('order.placed', [{ payload: 'a', idempotencyKey: null }, { payload: 'b' }]);
     expect(stub.requests[0].headers['idempotency-key']).toBeUndefined();
@@ -146,7 +156,10 @@ describe('idempotency keys', () => {
   });
 
   it('gives every batch item a key, the same on every attempt', async () => {
-    const { mq, stub } = await clientFor([{ status: 502, body: errorBody(502) }, { status: 201, body: { results: [publishResult, publishResult] } }]);
+    const { mq, stub } = await clientFor([
+      { status: 502, body: errorBody(502) },
+      { status: 201, body: { results: [publishResult, publishResult] } },
+    ]);
     await mq.publishBatch('order.placed', [{ payload: 'a' }, { payload: 'b', idempotencyKey: 'mine' }]);
     const bodies = stub.requests.map((request) => JSON.parse(request.body));
     expect(bodies[0]).toEqual(bodies[1]);
@@ -194,7 +207,13 @@ describe('abort and timeout', () => {
   });
 
   it('times out a slow attempt and retries it', async () => {
-    const { mq, stub } = await clientFor([{ status: 200, body: [], delayMs: 3000 }, { status: 200, body: [] }], { timeoutMs: 500 });
+    const { mq, stub } = await clientFor(
+      [
+        { status: 200, body: [], delayMs: 3000 },
+        { status: 200, body: [] },
+      ],
+      { timeoutMs: 500 },
+    );
     await expect(mq.topics.list()).resolves.toEqual([]);
     expect(stub.requests).toHaveLength(2);
   });
@@ -209,7 +228,20 @@ describe('abort and timeout', () => {
   });
 
   it('gives a long poll its wait on top of the timeout', async () => {
-    const message = { message_id: '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90', queue: 'q', topic: 't', payload: 'x', headers: {}, status: 'UNACKED', retry_count: 0, published_at: '2026-11-29T10:00:00.123Z', available_at: '2026-11-29T10:00:00.123Z', consumer_id: 'c', unacked_at: '2026-11-29T10:00:01.456Z', lease_expires_at: '2026-11-29T10:00:31.456Z' };
+    const message = {
+      message_id: '3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90',
+      queue: 'q',
+      topic: 't',
+      payload: 'x',
+      headers: {},
+      status: 'UNACKED',
+      retry_count: 0,
+      published_at: '2026-11-29T10:00:00.123Z',
+      available_at: '2026-11-29T10:00:00.123Z',
+      consumer_id: 'c',
+      unacked_at: '2026-11-29T10:00:01.456Z',
+      lease_expires_at: '2026-11-29T10:00:31.456Z',
+    };
     const { mq, stub } = await clientFor([{ status: 200, body: message, delayMs: 600 }], { timeoutMs: 300 });
     const claimed = await mq.consume('q', { waitSeconds: 2 });
     expect(claimed?.lease_expires_at).toEqual(new Date('2026-11-29T10:00:31.456Z'));
@@ -235,7 +267,10 @@ describe('requests and errors on the wire', () => {
   });
 
   it('sends MiniQueue-Instance on consume, ack, nack and extend, and maps 204 to null', async () => {
-    const { mq, stub } = await clientFor((n) => (n === 0 ? { status: 204 } : { status: 200, body: { message_id: 'm', status: 'ACKED', lease_expires_at: '2026-11-29T10:00:31.456Z' } }), { instanceId: 'replica-2' });
+    const { mq, stub } = await clientFor(
+      (n) => (n === 0 ? { status: 204 } : { status: 200, body: { message_id: 'm', status: 'ACKED', lease_expires_at: '2026-11-29T10:00:31.456Z' } }),
+      { instanceId: 'replica-2' },
+    );
     expect(await mq.consume('email-queue')).toBeNull();
     await mq.ack('m');
     await mq.nack('m', { requeue: false });

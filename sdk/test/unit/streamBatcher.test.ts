@@ -6,7 +6,11 @@ import { decodeFrames, type ClientFrame } from '../../src/stream/frames.js';
 function manual(maxBytes?: number) {
   const written: string[] = [];
   let pending: (() => void) | undefined;
-  const batcher = new FrameBatcher((message) => written.push(message), (flush) => (pending = flush), maxBytes);
+  const batcher = new FrameBatcher(
+    (message) => written.push(message),
+    (flush) => (pending = flush),
+    maxBytes,
+  );
   return { batcher, written, endTurn: () => pending?.() };
 }
 

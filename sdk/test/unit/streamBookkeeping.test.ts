@@ -32,7 +32,11 @@ describe('publish sequence bookkeeping', () => {
     publisher.answer({ type: 'confirm', seq: 4, message_ids: ['m'], queues: [], duplicate: false });
     sent.length = 0;
     publisher.resend();
-    expect(sent.map((frame) => [frame.seq, frame.idempotency_key])).toEqual([[1, 'k1'], [3, 'k3'], [5, 'k5']]);
+    expect(sent.map((frame) => [frame.seq, frame.idempotency_key])).toEqual([
+      [1, 'k1'],
+      [3, 'k3'],
+      [5, 'k5'],
+    ]);
     void publisher.publish({ topic: 't', payload: '6' });
     expect(sent.at(-1)!.seq).toBe(6);
   });
@@ -53,7 +57,15 @@ describe('publish sequence bookkeeping', () => {
 describe('publishes refused for now (429, 503)', () => {
   afterEach(() => vi.useRealTimers());
   const unavailable = (seq: number, retryAfterSeconds?: number) =>
-    ({ type: 'reject', seq, status: 503, code: 'database_unavailable', message: 'Database unavailable', errors: null, retry_after_seconds: retryAfterSeconds }) as const;
+    ({
+      type: 'reject',
+      seq,
+      status: 503,
+      code: 'database_unavailable',
+      message: 'Database unavailable',
+      errors: null,
+      retry_after_seconds: retryAfterSeconds,
+    }) as const;
 
   it('are sent again with the same seq and key after retry_after_seconds, and resolve on the confirm', async () => {
     vi.useFakeTimers();
@@ -66,7 +78,10 @@ describe('publishes refused for now (429, 503)', () => {
     publisher.resend(); // a stream reopened meanwhile: the waiting publish keeps its turn
     expect(sent).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(sent.map((frame) => [frame.seq, frame.idempotency_key])).toEqual([[1, 'k1'], [1, 'k1']]);
+    expect(sent.map((frame) => [frame.seq, frame.idempotency_key])).toEqual([
+      [1, 'k1'],
+      [1, 'k1'],
+    ]);
     publisher.answer({ type: 'confirm', seq: 1, message_ids: ['m1'], queues: ['q'], duplicate: false });
     await expect(published).resolves.toMatchObject({ message_ids: ['m1'] });
   });
@@ -74,7 +89,11 @@ describe('publishes refused for now (429, 503)', () => {
   it('without retry_after_seconds back off as the policy says; an error frame naming the seq counts too', async () => {
     vi.useFakeTimers();
     const sent: PublishFrame[] = [];
-    const publisher = new Publisher((frame) => sent.push(frame), retryPolicy({ baseDelayMs: 100 }), () => 0.5);
+    const publisher = new Publisher(
+      (frame) => sent.push(frame),
+      retryPolicy({ baseDelayMs: 100 }),
+      () => 0.5,
+    );
     void publisher.publish({ topic: 't', payload: 'a' });
     publisher.answer({ type: 'error', seq: 1, status: 429, code: 'rate_limited', message: 'slow down' });
     await vi.advanceTimersByTimeAsync(49);
@@ -180,7 +199,10 @@ describe('settling by frame', () => {
       instance.resend(); // reopened meanwhile: the waiting nack keeps its turn
       expect(sent).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(1000);
-      expect(sent.map((frame) => [frame.type, (frame as { ref: number }).ref])).toEqual([['nack', 1], ['nack', 1]]);
+      expect(sent.map((frame) => [frame.type, (frame as { ref: number }).ref])).toEqual([
+        ['nack', 1],
+        ['nack', 1],
+      ]);
       instance.answer(busy); // the second refusal uses up the two attempts
       await expect(nack).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
       expect(instance.size).toBe(0);

@@ -5,10 +5,9 @@ import type { Queryable } from '../pool.js';
  * ahead (the SQL lives in migration 0005). Returns how many were created.
  */
 export async function ackedPartitionsEnsure(db: Queryable, aheadHours: number): Promise<number> {
-  const { rows } = await db.query<{ created: number }>(
-    `SELECT miniqueue_acked_partitions_ensure(now(), now() + make_interval(hours => $1)) AS created`,
-    [aheadHours],
-  );
+  const { rows } = await db.query<{ created: number }>(`SELECT miniqueue_acked_partitions_ensure(now(), now() + make_interval(hours => $1)) AS created`, [
+    aheadHours,
+  ]);
   return rows[0].created;
 }
 

@@ -25,26 +25,17 @@ export async function clientInsert(
 }
 
 export async function clientListActive(db: Queryable): Promise<ClientRow[]> {
-  const { rows } = await db.query<ClientRow>(
-    `SELECT ${COLUMNS} FROM client WHERE revoked_at IS NULL ORDER BY name`,
-  );
+  const { rows } = await db.query<ClientRow>(`SELECT ${COLUMNS} FROM client WHERE revoked_at IS NULL ORDER BY name`);
   return rows;
 }
 
 export async function clientFindActiveByKeyHash(db: Queryable, keyHash: Buffer): Promise<ClientRow | null> {
-  const { rows } = await db.query<ClientRow>(
-    `SELECT ${COLUMNS} FROM client WHERE key_hash = $1 AND revoked_at IS NULL`,
-    [keyHash],
-  );
+  const { rows } = await db.query<ClientRow>(`SELECT ${COLUMNS} FROM client WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]);
   return rows[0] ?? null;
 }
 
 /** Replaces an active client's key; the old hash is gone, so the old key dies at once. */
-export async function clientRotateKey(
-  db: Queryable,
-  name: string,
-  key: { keyHash: Buffer; keyPrefix: string },
-): Promise<ClientRow | null> {
+export async function clientRotateKey(db: Queryable, name: string, key: { keyHash: Buffer; keyPrefix: string }): Promise<ClientRow | null> {
   const { rows } = await db.query<ClientRow>(
     `UPDATE client SET key_hash = $2, key_prefix = $3
       WHERE name = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
@@ -55,10 +46,7 @@ export async function clientRotateKey(
 
 /** Replaces an active client's scopes; its key stays. The trigger announces it as a scope change. */
 export async function clientUpdateScopes(db: Queryable, name: string, scopes: string[]): Promise<ClientRow | null> {
-  const { rows } = await db.query<ClientRow>(
-    `UPDATE client SET scopes = $2 WHERE name = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
-    [name, scopes],
-  );
+  const { rows } = await db.query<ClientRow>(`UPDATE client SET scopes = $2 WHERE name = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`, [name, scopes]);
   return rows[0] ?? null;
 }
 
@@ -70,10 +58,7 @@ export async function clientFindActiveScopes(db: Queryable, id: string): Promise
 
 /** The revoked client's id, or null when no active client has the name. */
 export async function clientRevoke(db: Queryable, name: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
-    'UPDATE client SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING id',
-    [name],
-  );
+  const { rows } = await db.query<{ id: string }>('UPDATE client SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING id', [name]);
   return rows[0]?.id ?? null;
 }
 
@@ -82,9 +67,7 @@ export async function clientTouch(db: Queryable, id: string): Promise<void> {
 }
 
 export async function clientAnyActiveAdmin(db: Queryable): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM client WHERE revoked_at IS NULL AND 'admin' = ANY(scopes) LIMIT 1`,
-  );
+  const { rowCount } = await db.query(`SELECT 1 FROM client WHERE revoked_at IS NULL AND 'admin' = ANY(scopes) LIMIT 1`);
   return rowCount === 1;
 }
 
@@ -106,10 +89,7 @@ export async function clientReleaseRevokedKey(db: Queryable, id: string): Promis
 }
 
 /** Makes `bootstrap-admin` hold exactly this key (insert, or re-key the active one). */
-export async function clientUpsertBootstrap(
-  db: Queryable,
-  client: { id: string; name: string; keyHash: Buffer; keyPrefix: string },
-): Promise<void> {
+export async function clientUpsertBootstrap(db: Queryable, client: { id: string; name: string; keyHash: Buffer; keyPrefix: string }): Promise<void> {
   await db.query(
     `INSERT INTO client (id, name, scopes, key_hash, key_prefix) VALUES ($1, $2, '{admin}', $3, $4)
      ON CONFLICT (name) WHERE revoked_at IS NULL

@@ -166,8 +166,8 @@ export async function historyReplayBatch(
                 'miniqueue-redelivered', 'true'),
               ${PLACED_STATUS('g')}, 0, now(), now(), p.ordering_key, g.pos
          FROM pick p LEFT JOIN placed g ON g.id = p.copy_id ORDER BY p.available_at, p.seq
-       RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at),
-     ${COUNTED({ from: 'copied', pending: 1 })},
+       RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at, octet_length(payload) AS bytes),
+     ${COUNTED({ from: 'copied', pending: 1, bytes: 1 })},
      last AS (SELECT available_at, seq FROM pick ORDER BY available_at DESC, seq DESC LIMIT 1),
      moved AS (
        UPDATE history_replay h

@@ -22,9 +22,6 @@ export async function idempotencyFind(db: Queryable, keys: { owner: string; key:
 }
 
 export async function idempotencyDeleteExpired(db: Queryable, ttlHours: number): Promise<number> {
-  const { rowCount } = await db.query(
-    'DELETE FROM idempotency_key WHERE created_at < now() - make_interval(hours => $1)',
-    [ttlHours],
-  );
+  const { rowCount } = await db.query('DELETE FROM idempotency_key WHERE created_at < now() - make_interval(hours => $1)', [ttlHours]);
   return rowCount ?? 0;
 }

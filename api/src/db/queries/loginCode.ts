@@ -5,10 +5,7 @@ export interface LoginCodeRow {
   login: string;
 }
 
-export async function loginCodeInsert(
-  db: Queryable,
-  code: { codeHash: Buffer; githubId: string; login: string; ttlSeconds: number },
-): Promise<void> {
+export async function loginCodeInsert(db: Queryable, code: { codeHash: Buffer; githubId: string; login: string; ttlSeconds: number }): Promise<void> {
   await db.query(
     `INSERT INTO login_code (code_hash, github_id, login, expires_at)
      VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,

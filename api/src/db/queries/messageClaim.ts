@@ -1,6 +1,30 @@
 import type { Queryable } from '../pool.js';
-import { BY_ID_OF, MESSAGE_COLUMNS, type MessageRow } from './messageRow.js';
+import { BY_ID_OF, MESSAGE_COLUMNS, NOT_EXPIRED, type MessageRow } from './messageRow.js';
 import { COUNTED } from './queueCounts.js';
+
+/**
+ * The taking of a claim, from the CTEs `wanted` (queue, n: how many to take) and `req` (each
+ * request's ref, holder, consumer, lim and its position `upto`): the CTE `claimed`, the rows as
+ * they now are. Shared with the gated claim (messageClaimGated.ts), which decides `wanted` otherwise.
+ */
+export const CLAIM_TAKE = `picked AS (
+       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
+         FROM wanted w CROSS JOIN LATERAL (
+           SELECT id, available_at, seq FROM message x
+            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND ${NOT_EXPIRED('x')}
+            ORDER BY available_at, seq
+            LIMIT w.n
+              FOR UPDATE SKIP LOCKED) p),
+     assigned AS (
+       SELECT p.id, q.ref, q.holder, q.consumer
+         FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
+     claimed AS (
+       UPDATE message m
+          SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
+              lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
+         FROM assigned a, queue q
+        WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
+       RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at)`;
 
 export interface ClaimItem {
   queue: string;
@@ -34,25 +58,11 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int)),
      -- Each request takes the positions (upto - lim, upto] of its queue's claimed rows.
      req AS (SELECT r.*, sum(r.lim) OVER (PARTITION BY r.queue ORDER BY r.ref) AS upto FROM r),
-     wanted AS (SELECT queue, max(upto) AS n FROM req GROUP BY queue),
-     picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
-         FROM wanted w CROSS JOIN LATERAL (
-           SELECT id, available_at, seq FROM message
-            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now()
-            ORDER BY available_at, seq
-            LIMIT w.n
-              FOR UPDATE SKIP LOCKED) p),
-     assigned AS (
-       SELECT p.id, q.ref, q.holder, q.consumer
-         FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
-     claimed AS (
-       UPDATE message m
-          SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
-              lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
-         FROM assigned a, queue q
-        WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
-       RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at),
+     -- A queue with a delivery gate is left to message_claim_gated (messageClaimGated.ts).
+     wanted AS (
+       SELECT queue, max(upto) AS n FROM req
+        WHERE NOT EXISTS (SELECT 1 FROM queue g WHERE g.name = req.queue AND g.gated) GROUP BY queue),
+     ${CLAIM_TAKE},
      ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })},
      -- This commit does not wait for its WAL flush (see the comment above).
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
@@ -62,19 +72,20 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
   return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);
 }
 
-/** After an empty claim: does the queue exist, and when does its next PENDING message become available? */
-export async function messageNextAvailable(
-  db: Queryable,
-  queue: string,
-): Promise<{ queueExists: boolean; nextAvailableAt: Date | null }> {
-  const { rows } = await db.query<{ found: boolean; next: Date | null }>({
+/**
+ * After an empty claim: does the queue exist, does it have a delivery gate (then the plain claim
+ * left it alone), and when does its next PENDING message become available?
+ */
+export async function messageNextAvailable(db: Queryable, queue: string): Promise<{ queueExists: boolean; gated: boolean; nextAvailableAt: Date | null }> {
+  const { rows } = await db.query<{ found: boolean; gated: boolean | null; next: Date | null }>({
     name: 'message_next_available',
     text: `SELECT EXISTS (SELECT 1 FROM queue WHERE name = $1) AS found,
-            (SELECT available_at FROM message WHERE queue_name = $1 AND status = 'PENDING'
+            (SELECT gated FROM queue WHERE name = $1) AS gated,
+            (SELECT available_at FROM message x WHERE queue_name = $1 AND status = 'PENDING' AND ${NOT_EXPIRED('x')}
               ORDER BY available_at, seq LIMIT 1) AS next`,
     values: [queue],
   });
-  return { queueExists: rows[0].found, nextAvailableAt: rows[0].next };
+  return { queueExists: rows[0].found, gated: rows[0].gated === true, nextAvailableAt: rows[0].next };
 }
 
 /** Puts claimed messages back as if never claimed (retry count unchanged): their requester left. */
@@ -103,11 +114,7 @@ export interface HeldMessage {
  * for any consumer. Only leases still this holder's from that very claim go back (a lease that ran
  * out and was claimed again, even by the same identity, has a higher retry count).
  */
-export async function messageRelease(
-  db: Queryable,
-  held: HeldMessage[],
-  holder: string,
-): Promise<{ id: string; queue_name: string; available_at: string }[]> {
+export async function messageRelease(db: Queryable, held: HeldMessage[], holder: string): Promise<{ id: string; queue_name: string; available_at: string }[]> {
   const { rows } = await db.query<{ id: string; queue_name: string; available_at: string }>({
     name: 'message_release',
     text: `WITH h AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS h (id uuid, retry_count int)),

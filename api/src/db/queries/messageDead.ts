@@ -16,7 +16,7 @@ export interface ReplayedRow {
  */
 const REVIVE = `${KEYED_IN_ORDER('d', 'id')},
   ${APPEND_TO_GROUPS('keyed')},
-  ${COUNTED({ from: 'd', dead: -1, pending: 1 })}
+  ${COUNTED({ from: 'd', dead: -1, pending: 1, bytes: 1 })}
   INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
                        ordering_key, ordering_pos)
   SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, ${PLACED_STATUS('p')},
@@ -33,17 +33,16 @@ const DELETED = (deletion: string, startsWith = true) =>
 
 /** DEAD → PENDING for one message; null when it is not DEAD (or does not exist). */
 export async function messageReplay(db: Queryable, id: string): Promise<ReplayedRow | null> {
-  const { rows } = await db.query<ReplayedRow>(
-    `WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *), ${REVIVE}`,
-    [id],
-  );
+  const { rows } = await db.query<ReplayedRow>(`WITH d AS (DELETE FROM message_dead WHERE id = $1 RETURNING *, octet_length(payload) AS bytes), ${REVIVE}`, [
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
 /** DEAD → PENDING for each of these ids that is DEAD now; the others are not returned. */
 export async function messageReplayIds(db: Queryable, ids: string[]): Promise<ReplayedRow[]> {
   const { rows } = await db.query<ReplayedRow>(
-    `WITH d AS (DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING *), ${REVIVE}`,
+    `WITH d AS (DELETE FROM message_dead WHERE id = ANY($1::uuid[]) RETURNING *, octet_length(payload) AS bytes), ${REVIVE}`,
     [ids],
   );
   return rows;
@@ -86,7 +85,7 @@ const PICK = (filter: DeadSelector) => `pick AS (
 export async function messageReplayMatching(db: Queryable, filter: DeadSelector, limit: number): Promise<ReplayedRow[]> {
   const { rows } = await db.query<ReplayedRow>(
     `WITH ${PICK(filter)},
-          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*),
+          d AS (DELETE FROM message_dead m USING pick WHERE ${BY_ID_OF('pick')} AND m.id = pick.id RETURNING m.*, octet_length(m.payload) AS bytes),
      ${REVIVE}`,
     [filter.queue ?? null, filter.reason ?? null, limit],
   );

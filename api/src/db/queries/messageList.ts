@@ -1,7 +1,7 @@
 import type { Queryable } from '../pool.js';
-import { DEAD_COLUMNS, LIVE_STATUS, MESSAGE_COLUMNS, NO_DEAD_COLUMNS, type MessageRow } from './messageRow.js';
+import { DEAD_COLUMNS, LIVE_STATUS, MESSAGE_COLUMNS, messageColumns, NO_DEAD_COLUMNS, type MessageRow } from './messageRow.js';
 
-/** Where a page starts: after this available_at (microseconds since 1970) and seq, both in digits. */
+/** Where a page starts: after this published_at (available_at for dead letters: microseconds since 1970) and seq, both in digits. */
 export interface Position {
   micros: string;
   seq: string;
@@ -15,25 +15,27 @@ const START: Record<Order, Position> = {
   desc: { micros: '999999999999999999', seq: '999999999999999999' },
 };
 const POSITION = `(timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::bigint)`;
-const AFTER: Record<Order, string> = { asc: `(m.available_at, m.seq) > ${POSITION}`, desc: `(m.available_at, m.seq) < ${POSITION}` };
-const ORDER_BY: Record<Order, string> = { asc: 'ORDER BY m.available_at, m.seq', desc: 'ORDER BY m.available_at DESC, m.seq DESC' };
+/** A queue's listing goes by publish time; the dead-letter listing across queues by availability. */
+type Along = 'published_at' | 'available_at';
+const AFTER = (order: Order, along: Along) => `(m.${along}, m.seq) ${order === 'asc' ? '>' : '<'} ${POSITION}`;
+const ORDER_BY = (order: Order, along: Along) => (order === 'asc' ? `ORDER BY m.${along}, m.seq` : `ORDER BY m.${along} DESC, m.seq DESC`);
+const BY_PUBLISH: Record<Order, string> = { asc: ORDER_BY('asc', 'published_at'), desc: ORDER_BY('desc', 'published_at') };
 /** Each part is read only when the status filter ($5, NULL = all) asks for it. */
 const WANTS = (status: string) => `($5::text IS NULL OR $5::text = '${status}')`;
 /** Acked messages past their queue's retention ($6: the broker's default) are not shown. */
 const RETAINED = `m.acked_at > now() - make_interval(hours => (SELECT coalesce(q.acked_retention_hours, $6) FROM queue q WHERE q.name = $1))`;
 
 /**
- * The five parts of a queue's listing, each read along an index in the listing's order, each
- * limited to $4: PENDING along the claim index (backwards for newest first), BLOCKED (waiting
- * behind an earlier message of their ordering key, PENDING as the contract knows it) along its
- * own index, UNACKED (few: one per lease) from the lease index, DEAD and ACKED along their queue
- * indexes. `columns` are selected.
+ * The four parts of a queue's listing, in publish order (published_at, seq), each read along an
+ * index in that order and limited to $4: PENDING and BLOCKED (waiting behind an earlier message of
+ * their ordering key, PENDING as the contract knows it) along message_published_idx, whose
+ * predicate leaves UNACKED rows out so that a claim adds no entry to it (migration 0018); UNACKED
+ * (one per lease) from the lease index, sorted; DEAD and ACKED along their publish-time indexes.
+ * `columns` are selected.
  */
 function queueParts(order: Order, live: string, dead: string, acked: string): string {
-  const tail = `AND ${AFTER[order]} ${ORDER_BY[order]} LIMIT $4`;
-  return `(SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status = 'PENDING' AND ${WANTS('PENDING')} ${tail})
-     UNION ALL
-     (SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status = 'BLOCKED' AND ${WANTS('PENDING')} ${tail})
+  const tail = `AND ${AFTER(order, 'published_at')} ${BY_PUBLISH[order]} LIMIT $4`;
+  return `(SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status <> 'UNACKED' AND ${WANTS('PENDING')} ${tail})
      UNION ALL
      (SELECT ${live} FROM message m WHERE m.queue_name = $1 AND m.status = 'UNACKED' AND ${WANTS('UNACKED')} ${tail})
      UNION ALL
@@ -56,19 +58,21 @@ const listParams = (filter: ListFilter, limit: number) => {
   return [filter.queue, after.micros, after.seq, limit, filter.status ?? null, filter.defaultRetentionHours];
 };
 
+const PUBLISHED_COLUMNS = messageColumns('published_at');
+
 /**
- * One page of a queue's messages in the order they became available (for messages never delayed
- * or redelivered: the order they were published), oldest or newest first, whatever table holds
- * them now. A page of 50 reads at most 50 index entries per part, whatever the queue's size.
+ * One page of a queue's messages in the order they were published (a delayed, nacked or
+ * redelivered message keeps its place), oldest or newest first, whatever table holds them now.
+ * A page of 50 reads at most 50 index entries per part, whatever the queue's size.
  */
 export async function messageListPage(db: Queryable, filter: ListFilter): Promise<MessageRow[]> {
   const { rows } = await db.query<MessageRow>(
     `SELECT * FROM (${queueParts(
       filter.order,
-      `${MESSAGE_COLUMNS}, ${LIVE_STATUS}, m.lease_expires_at, ${NO_DEAD_COLUMNS}`,
-      `${MESSAGE_COLUMNS}, 'DEAD' AS status, NULL::timestamptz AS lease_expires_at, ${DEAD_COLUMNS}`,
-      `${MESSAGE_COLUMNS}, 'ACKED' AS status, NULL::timestamptz AS lease_expires_at, ${NO_DEAD_COLUMNS}`,
-    )}) m ${ORDER_BY[filter.order]} LIMIT $4`,
+      `${PUBLISHED_COLUMNS}, ${LIVE_STATUS}, m.lease_expires_at, ${NO_DEAD_COLUMNS}`,
+      `${PUBLISHED_COLUMNS}, 'DEAD' AS status, NULL::timestamptz AS lease_expires_at, ${DEAD_COLUMNS}`,
+      `${PUBLISHED_COLUMNS}, 'ACKED' AS status, NULL::timestamptz AS lease_expires_at, ${NO_DEAD_COLUMNS}`,
+    )}) m ${BY_PUBLISH[filter.order]} LIMIT $4`,
     listParams(filter, filter.limit),
   );
   return rows;
@@ -89,19 +93,16 @@ export interface HeaderScan {
  * the one header, and the matches among them are returned with where the walk stopped, so that
  * the next page continues from there. Cost per page: `scan` index entries and heap rows.
  */
-export async function messageHeaderScan(
-  db: Queryable,
-  filter: ListFilter & { header: { name: string; value: string }; scan: number },
-): Promise<HeaderScan> {
-  const light = `m.id, m.available_at, m.seq, (m.headers ->> $7) = $8 AS hit`;
+export async function messageHeaderScan(db: Queryable, filter: ListFilter & { header: { name: string; value: string }; scan: number }): Promise<HeaderScan> {
+  const light = `m.id, m.published_at, m.seq, (m.headers ->> $7) = $8 AS hit`;
   const { rows } = await db.query<{ examined: number; edge_micros: string | null; edge_seq: string | null; ids: string[] }>(
     `WITH scanned AS MATERIALIZED (
-       SELECT * FROM (${queueParts(filter.order, light, light, light)}) m ${ORDER_BY[filter.order]} LIMIT $4),
-     edge AS (SELECT * FROM scanned m ${ORDER_BY[filter.order === 'asc' ? 'desc' : 'asc']} LIMIT 1)
+       SELECT * FROM (${queueParts(filter.order, light, light, light)}) m ${BY_PUBLISH[filter.order]} LIMIT $4),
+     edge AS (SELECT * FROM scanned m ${BY_PUBLISH[filter.order === 'asc' ? 'desc' : 'asc']} LIMIT 1)
      SELECT (SELECT count(*) FROM scanned)::int AS examined,
-            (SELECT (extract(epoch FROM available_at) * 1000000)::bigint::text FROM edge) AS edge_micros,
+            (SELECT (extract(epoch FROM published_at) * 1000000)::bigint::text FROM edge) AS edge_micros,
             (SELECT seq::text FROM edge) AS edge_seq,
-            ARRAY(SELECT id FROM scanned m WHERE hit ${ORDER_BY[filter.order]} LIMIT $9) AS ids`,
+            ARRAY(SELECT id FROM scanned m WHERE hit ${BY_PUBLISH[filter.order]} LIMIT $9) AS ids`,
     [...listParams(filter, filter.scan), filter.header.name, filter.header.value, filter.limit],
   );
   const row = rows[0];
@@ -151,7 +152,7 @@ export async function deadListPage(db: Queryable, filter: DeadFilter & { after?:
   const after = filter.after ?? START.asc;
   const { rows } = await db.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS}, 'DEAD' AS status, NULL::timestamptz AS lease_expires_at, ${DEAD_COLUMNS} FROM message_dead m
-      WHERE ${deadWhere(filter, '$1', '$5')} AND ${AFTER.asc} ${ORDER_BY.asc} LIMIT $4`,
+      WHERE ${deadWhere(filter, '$1', '$5')} AND ${AFTER('asc', 'available_at')} ${ORDER_BY('asc', 'available_at')} LIMIT $4`,
     [filter.queue ?? null, after.micros, after.seq, filter.limit, filter.reason ?? null],
   );
   return rows;

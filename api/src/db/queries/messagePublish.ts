@@ -1,12 +1,15 @@
 import type { Queryable } from '../pool.js';
 import { APPEND_TO_GROUPS, PLACED_STATUS } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
+import { BOUNDED_COPY, BOUNDED_GUARD, FULL, FULL_OF_ITEM } from './messagePublishBounds.js';
 
 export interface PublishRowItem {
   topic: string;
   payload: string;
   headers: Record<string, string>;
   delaySeconds: number;
+  /** Seconds after the publish when it expires (migration 0019); the queue's message_ttl_seconds, if earlier, wins. */
+  expiresInSeconds?: number;
   /** Messages of one key are delivered one at a time, in publish order, per queue. */
   orderingKey?: string;
   /** With a key: stored only if this statement claims the key (owner, key). */
@@ -28,13 +31,25 @@ export interface PublishedRow {
   delayed: boolean;
   /** Keyed statements only: the copies stored BLOCKED behind their key's head (claimable later). */
   blocked_ids?: string[];
+  /** Plain statements only: a queue it goes to is bounded (publish it with `bounded`); nothing stored. */
+  bounded?: boolean;
+  /** Bounded statements only: the first reject_publish queue it did not fit in, and that queue's bounds; nothing stored. */
+  full_queue?: string | null;
+  full_max_messages?: number | null;
+  full_max_bytes?: number | null;
 }
+
+/**
+ * When a copy expires: the earlier of the item's own deadline and its queue's TTL, both counted
+ * from the publish (least() skips NULLs; NULL when neither applies).
+ */
+const EXPIRES_AT = `least(now() + make_interval(secs => i.ttl), now() + make_interval(secs => q.message_ttl_seconds))`;
 
 /** The items, numbered (`ord`) in the order given. */
 const ITEMS = `item AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json)
-                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text))
-                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ord))`;
+                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int))
+                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, ord))`;
 
 /**
  * `copy`: one new id per (item, bound queue whose filter matches); `fanned` and `per_item`: each
@@ -42,20 +57,28 @@ const ITEMS = `item AS (
  * (`refused`: requires an ordering key it has none of); `may`: it will be stored unless its
  * idempotency key is taken. `allOrNothing`: one refused item stops every item ($3).
  */
-const FANNED = (allOrNothing: string) => `copy AS MATERIALIZED (
-       SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AND i.okey IS NULL AS refuses
+const FANNED = (allOrNothing: string, bounded: boolean) => `copy AS MATERIALIZED (
+       SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AND i.okey IS NULL AS refuses,
+              ${EXPIRES_AT} AS expires_at,
+              ${bounded ? BOUNDED_COPY : BOUNDED_GUARD}
          FROM item i JOIN queue q ON q.topic_name = i.topic
                                  AND (q.filter IS NULL OR miniqueue_filter_matches(q.filter, i.headers))),
-     fanned AS (
-       SELECT ord, array_agg(id ORDER BY queue) AS ids, array_agg(queue ORDER BY queue) AS queues, bool_or(refuses) AS refused
+     ${
+       bounded
+         ? `${FULL}
+     `
+         : ''
+     }fanned AS (
+       SELECT ord, array_agg(id ORDER BY queue) AS ids, array_agg(queue ORDER BY queue) AS queues, bool_or(refuses) AS refused,
+              bool_or(bounded) AS bounded
          FROM copy GROUP BY ord),
      per_item AS MATERIALIZED (
        SELECT i.ord, i.topic, i.payload, i.headers, i.owner, i.key, i.hash, t.topic_exists,
-              coalesce(f.refused, false) AS refused,
-              t.topic_exists AND NOT coalesce(f.refused, false) ${allOrNothing} AS may,
+              coalesce(f.refused, false) AS refused, ${bounded ? FULL_OF_ITEM : 'coalesce(f.bounded, false) AS bounded'},
+              t.topic_exists AND NOT coalesce(f.refused, false) AND ${bounded ? 'fu.ord IS NULL' : 'NOT coalesce(f.bounded, false)'} ${allOrNothing} AS may,
               now() + make_interval(secs => i.delay) AS available_at,
               coalesce(f.ids, '{}') AS ids, coalesce(f.queues, '{}') AS queues
-         FROM item i LEFT JOIN fanned f ON f.ord = i.ord
+         FROM item i LEFT JOIN fanned f ON f.ord = i.ord${bounded ? ' LEFT JOIN full_item fu ON fu.ord = i.ord' : ''}
         CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM topic t WHERE t.name = i.topic) AS topic_exists) t)`;
 
 /** `claimed`: the idempotency keys this statement takes; `outcome`: per item, `stored` or not. */
@@ -74,29 +97,35 @@ const CLAIMED = `claimed AS (
                 SELECT 1 FROM claimed k WHERE k.owner = p.owner AND k.key = p.key)) AS stored
          FROM per_item p)`;
 
-const RESULT = (extra = '') => `SELECT o.ord::int AS ord, o.topic_exists, o.refused, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
-            to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed${extra}
+const RESULT = (
+  bounded: boolean,
+  extra = '',
+) => `SELECT o.ord::int AS ord, o.topic_exists, o.refused, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
+            to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed,
+            ${bounded ? 'o.full_queue, o.full_max_messages, o.full_max_bytes' : 'o.bounded'}${extra}
        FROM outcome o ORDER BY o.ord`;
 
-const ALL_OR_NOTHING = 'AND NOT ($3::boolean AND bool_or(coalesce(f.refused, false)) OVER ())';
+/** One refused item stops every item: lacking an ordering key, going to a bounded queue (plain), or not fitting (bounded). */
+const ALL_OR_NOTHING = (bounded: boolean) =>
+  `AND NOT ($3::boolean AND bool_or(coalesce(f.refused, false) OR ${bounded ? 'fu.ord IS NOT NULL' : 'coalesce(f.bounded, false)'}) OVER ())`;
 
 /** Every copy is PENDING: no item has an ordering key. Without $3 it takes no window over the items. */
-const KEYLESS_PUBLISH = (allOrNothing: boolean) => `WITH ${ITEMS},
-     ${FANNED(allOrNothing ? ALL_OR_NOTHING : '')},
+const KEYLESS_PUBLISH = (allOrNothing: boolean, bounded = false) => `WITH ${ITEMS},
+     ${FANNED(allOrNothing ? ALL_OR_NOTHING(bounded) : '', bounded)},
      ${CLAIMED},
      stored AS (
-       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at
+       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
         ORDER BY o.ord, c.queue
-       RETURNING queue_name),
-     ${COUNTED({ from: 'stored', pending: 1 })}
-     ${RESULT()}`;
+       RETURNING queue_name, octet_length(payload) AS bytes),
+     ${COUNTED({ from: 'stored', pending: 1, bytes: 1 })}
+     ${RESULT(bounded)}`;
 
 /** Keyed copies join the end of their (queue, key) group: PENDING at its head, else BLOCKED. */
-const KEYED_PUBLISH = `WITH ${ITEMS},
-     ${FANNED(ALL_OR_NOTHING)},
+const KEYED_PUBLISH = (bounded = false) => `WITH ${ITEMS},
+     ${FANNED(ALL_OR_NOTHING(bounded), bounded)},
      ${CLAIMED},
      -- Keyed copies being stored, numbered within their (queue, key) group in publish order.
      keyed AS MATERIALIZED (
@@ -108,21 +137,27 @@ const KEYED_PUBLISH = `WITH ${ITEMS},
      ${APPEND_TO_GROUPS('keyed')},
      stored AS (
        INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at,
-                            ordering_key, ordering_pos)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos
+                            ordering_key, ordering_pos, expires_at)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos, c.expires_at
          FROM outcome o JOIN copy c ON c.ord = o.ord LEFT JOIN placed p ON p.id = c.id
         WHERE o.stored
         ORDER BY o.ord, c.queue
-       RETURNING queue_name),
-     ${COUNTED({ from: 'stored', pending: 1 })}
-     ${RESULT(`,
+       RETURNING queue_name, octet_length(payload) AS bytes),
+     ${COUNTED({ from: 'stored', pending: 1, bytes: 1 })}
+     ${RESULT(
+       bounded,
+       `,
             (SELECT coalesce(json_agg(c.id), '[]') FROM copy c JOIN placed p ON p.id = c.id
-              WHERE c.ord = o.ord AND NOT p.head) AS blocked_ids`)}`;
+              WHERE c.ord = o.ord AND NOT p.head) AS blocked_ids`,
+     )}`;
 
 /** `takesAllOrNothing`: the statement reads $3 (PostgreSQL refuses a parameter it does not read). */
 const PUBLISH_KEYLESS = { name: 'message_publish', text: KEYLESS_PUBLISH(false), takesAllOrNothing: false };
 const PUBLISH_KEYLESS_ALL_OR_NOTHING = { name: 'message_publish_all_or_nothing', text: KEYLESS_PUBLISH(true), takesAllOrNothing: true };
-const PUBLISH_KEYED = { name: 'message_publish_keyed', text: KEYED_PUBLISH, takesAllOrNothing: true };
+const PUBLISH_KEYED = { name: 'message_publish_keyed', text: KEYED_PUBLISH(), takesAllOrNothing: true };
+const PUBLISH_BOUNDED = { name: 'message_publish_bounded', text: KEYLESS_PUBLISH(false, true), takesAllOrNothing: false };
+const PUBLISH_BOUNDED_ALL_OR_NOTHING = { name: 'message_publish_bounded_all_or_nothing', text: KEYLESS_PUBLISH(true, true), takesAllOrNothing: true };
+const PUBLISH_KEYED_BOUNDED = { name: 'message_publish_keyed_bounded', text: KEYED_PUBLISH(true), takesAllOrNothing: true };
 
 /**
  * Publishes any number of items, to any topics, in ONE statement: each item becomes one PENDING
@@ -147,12 +182,23 @@ export async function messagePublish(
   items: PublishRowItem[],
   idempotencyTtlHours: number,
   allOrNothing = false,
+  bounded = false,
 ): Promise<PublishedRow[]> {
   // Keyless publishes (nearly all) take a statement without the ordering-group CTEs, and single
   // publishes (never all or nothing) one without the window too: planning and running those, even
   // empty, cost a keyless publish a sixth of its database time.
   const keyed = items.some((item) => item.orderingKey !== undefined);
-  const statement = keyed ? PUBLISH_KEYED : allOrNothing ? PUBLISH_KEYLESS_ALL_OR_NOTHING : PUBLISH_KEYLESS;
+  const statement = bounded
+    ? keyed
+      ? PUBLISH_KEYED_BOUNDED
+      : allOrNothing
+        ? PUBLISH_BOUNDED_ALL_OR_NOTHING
+        : PUBLISH_BOUNDED
+    : keyed
+      ? PUBLISH_KEYED
+      : allOrNothing
+        ? PUBLISH_KEYLESS_ALL_OR_NOTHING
+        : PUBLISH_KEYLESS;
   const { rows } = await db.query<PublishedRow & { ord: number }>({
     name: statement.name,
     text: statement.text,
@@ -169,6 +215,7 @@ export async function messagePublish(
           key: item.idempotency?.key ?? null,
           hash: item.idempotency?.hash ?? null,
           okey: item.orderingKey ?? null,
+          ttl: item.expiresInSeconds ?? null,
         })),
       ),
       idempotencyTtlHours,

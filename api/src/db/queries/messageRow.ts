@@ -1,4 +1,7 @@
-/** A message row as the API shows it, from whichever table holds it. */
+/**
+ * A message as the statements read it, from whichever table holds it (live, acked or dead), with
+ * BLOCKED shown as PENDING (LIVE_STATUS); broker/message.ts turns it into the contract's Message.
+ */
 export interface MessageRow {
   id: string;
   seq: number;
@@ -14,18 +17,29 @@ export interface MessageRow {
   unacked_at: Date | null;
   lease_expires_at: Date | null;
   ordering_key: string | null;
-  /** available_at in microseconds since 1970, in digits: the paging position. */
+  /** When it expires (migration 0019); null: never. */
+  expires_at: Date | null;
+  /** The paging position in microseconds since 1970, in digits: published_at in a queue's listing, else available_at. */
   position: string;
   /** Dead messages in listings: when and how they died, and why in words. */
   dead_at?: Date | null;
-  dead_reason?: 'NACKED' | 'RETRIES_EXHAUSTED' | 'EXPIRED' | null;
+  dead_reason?: 'NACKED' | 'RETRIES_EXHAUSTED' | 'EXPIRED' | 'OVERFLOW' | 'TTL_EXPIRED' | null;
   dead_detail?: string | null;
 }
 
-/** The columns every table has, as a MessageRow wants them (`m` is the table's alias). */
-export const MESSAGE_COLUMNS = `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key,
-  (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position`;
+/** The columns every table has, as a MessageRow wants them (`m` is the table's alias), positioned by `position`. */
+export const messageColumns = (position: 'available_at' | 'published_at') => `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at,
+  (extract(epoch FROM m.${position}) * 1000000)::bigint::text AS position`;
+
+export const MESSAGE_COLUMNS = messageColumns('available_at');
+
+/**
+ * A live row of `alias` has not expired (migration 0019): what every claim (and what counts as
+ * claimable) adds to `status = 'PENDING'`, so an expired message is never delivered, even before
+ * the expiry sweep (jobs/expirySweeper.ts) has moved it. Rows without expiry pass on the NULL test.
+ */
+export const NOT_EXPIRED = (alias = 'm') => `(${alias}.expires_at IS NULL OR ${alias}.expires_at > now())`;
 
 /**
  * A live row's status as the contract knows it: a message waiting behind an earlier one of its

@@ -2,6 +2,7 @@ import type { Queryable } from '../pool.js';
 import { BY_ID_OF, type Holder } from './messageRow.js';
 import { ADVANCE_GROUPS, ADVANCE_RESULTS, type UnblockedRow } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
+import { BURY, ROUTED_RESULTS } from './messageDeath.js';
 
 /** One message to settle, by one holder. `ref` says which request asked, for the answer. */
 export interface SettleItem {
@@ -15,8 +16,7 @@ const request = <T extends SettleItem>(items: T[], extra: (item: T) => object = 
   JSON.stringify(items.map((item) => ({ ref: item.ref, id: item.id, holder: item.holder.holder, queues: item.holder.queues, ...extra(item) })));
 
 /** The request rows of a settle statement: ($1 jsonb) → ref, id, holder, queues. */
-const REQUEST = (columns = '') =>
-  `SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, holder text, queues text[]${columns})`;
+const REQUEST = (columns = '') => `SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, holder text, queues text[]${columns})`;
 
 /** The message `m` is held by the request `r`'s holder, on a queue the request may settle. */
 const HELD_BY_REQUEST = `${BY_ID_OF('r')} AND m.id = r.id AND m.status = 'UNACKED' AND m.holder = r.holder
@@ -27,6 +27,8 @@ export interface AckedRow {
   id: string;
   queue_name: string;
   published_at: Date;
+  /** Traced statements only: the message's trace headers. */
+  trace?: Record<string, string> | null;
 }
 
 /** What one statement that settles messages did to ordering keys: heads made PENDING, groups stalled. */
@@ -34,21 +36,50 @@ export interface Advanced {
   unblocked: UnblockedRow[];
   /** Queues with a group whose head must be promoted by a statement of its own. */
   stalled: string[];
+  /** Dead letters published to a dead-letter topic: new PENDING messages of its queues (messageDeath.ts). */
+  routed: UnblockedRow[];
 }
 
-type Tagged<T> = (T & { kind: 'own' }) | (UnblockedRow & { kind: 'unblocked' }) | { kind: 'stalled'; queue_name: string };
+type Tagged<T> = (T & { kind: 'own' }) | (UnblockedRow & { kind: 'unblocked' | 'routed' }) | { kind: 'stalled'; queue_name: string };
 
 /** Splits a statement's rows into its own and what it did to ordering keys. */
 function untag<T>(rows: Tagged<T>[]): { own: T[]; advanced: Advanced } {
   const own: T[] = [];
-  const advanced: Advanced = { unblocked: [], stalled: [] };
+  const advanced: Advanced = { unblocked: [], stalled: [], routed: [] };
   for (const row of rows) {
     if (row.kind === 'own') own.push(row);
     else if (row.kind === 'unblocked') advanced.unblocked.push(row);
+    else if (row.kind === 'routed') advanced.routed.push(row);
     else advanced.stalled.push(row.queue_name);
   }
   return { own, advanced };
 }
+
+/**
+ * The trace headers of a message's `headers` (traceparent, tracestate) as a small object, or NULL:
+ * what a traced statement returns so that the broker's spans join the message's trace.
+ */
+const TRACE_OF = (headers: string) =>
+  `CASE WHEN ${headers} ? 'traceparent' THEN jsonb_strip_nulls(jsonb_build_object('traceparent', ${headers}->>'traceparent', 'tracestate', ${headers}->>'tracestate')) END`;
+
+const ACK_TEXT = (traced: boolean) => `WITH r AS (${REQUEST()}),
+     acked AS (
+       DELETE FROM message m USING r WHERE ${HELD_BY_REQUEST}
+       RETURNING m.*, r.ref, now() AS acked_at, octet_length(m.payload) AS bytes),
+     kept AS (
+       INSERT INTO message_acked (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
+                                  available_at, holder, consumer_id, unacked_at, acked_at, ordering_key)
+       SELECT a.id, a.seq, a.queue_name, a.topic_name, a.payload, a.headers, a.retry_count, a.published_at,
+              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at, a.ordering_key
+         FROM acked a JOIN queue q ON q.name = a.queue_name
+        WHERE coalesce(q.acked_retention_hours, $2) > 0),
+     ${COUNTED({ from: 'acked', unacked: -1, acked: 1, bytes: -1 })},
+     ${ADVANCE_GROUPS('acked')}
+     SELECT 'own' AS kind, ref, id, queue_name, published_at, NULL AS available_at, false AS delayed${traced ? `, ${TRACE_OF('headers')} AS trace` : ''} FROM acked
+     UNION ALL SELECT kind, NULL, id, queue_name, NULL, available_at, delayed${traced ? ', NULL' : ''} FROM (${ADVANCE_RESULTS}) x`;
+/** With tracing on, the acked rows also say what trace they belong to (`trace`). */
+const ACK = { name: 'message_ack', text: ACK_TEXT(false) };
+const ACK_TRACED = { name: 'message_ack_traced', text: ACK_TEXT(true) };
 
 /**
  * UNACKED → ACKED for every item whose holder still holds it, in one statement for any number of
@@ -60,26 +91,10 @@ export async function messageAck(
   db: Queryable,
   items: SettleItem[],
   defaultRetentionHours: number,
+  traced = false,
 ): Promise<{ own: AckedRow[]; advanced: Advanced }> {
-  const { rows } = await db.query<Tagged<AckedRow>>({
-    name: 'message_ack',
-    text: `WITH r AS (${REQUEST()}),
-     acked AS (
-       DELETE FROM message m USING r WHERE ${HELD_BY_REQUEST}
-       RETURNING m.*, r.ref, now() AS acked_at),
-     kept AS (
-       INSERT INTO message_acked (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                                  available_at, holder, consumer_id, unacked_at, acked_at, ordering_key)
-       SELECT a.id, a.seq, a.queue_name, a.topic_name, a.payload, a.headers, a.retry_count, a.published_at,
-              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at, a.ordering_key
-         FROM acked a JOIN queue q ON q.name = a.queue_name
-        WHERE coalesce(q.acked_retention_hours, $2) > 0),
-     ${COUNTED({ from: 'acked', unacked: -1, acked: 1 })},
-     ${ADVANCE_GROUPS('acked')}
-     SELECT 'own' AS kind, ref, id, queue_name, published_at, NULL AS available_at, false AS delayed FROM acked
-     UNION ALL SELECT kind, NULL, id, queue_name, NULL, available_at, delayed FROM (${ADVANCE_RESULTS}) x`,
-    values: [request(items), defaultRetentionHours],
-  });
+  const statement = traced ? ACK_TRACED : ACK;
+  const { rows } = await db.query<Tagged<AckedRow>>({ ...statement, values: [request(items), defaultRetentionHours] });
   return untag(rows);
 }
 
@@ -98,6 +113,8 @@ export interface ReturnedRow {
   /** As PostgreSQL writes it (microseconds), for PENDING rows: when it is claimable again. */
   available_at: string;
   delayed: boolean;
+  /** Traced statements only: the message's trace headers. */
+  trace?: Record<string, string> | null;
 }
 
 /**
@@ -105,17 +122,9 @@ export interface ReturnedRow {
  * (NACKED) or the retries are used up (RETRIES_EXHAUSTED), for any number of requests in one
  * statement. The nack's reason stays with the message, so a later death can still tell it.
  */
-export async function messageNack(db: Queryable, items: NackItem[]): Promise<{ own: ReturnedRow[]; advanced: Advanced }> {
+export async function messageNack(db: Queryable, items: NackItem[], traced = false): Promise<{ own: ReturnedRow[]; advanced: Advanced }> {
   const { rows } = await db.query<Tagged<ReturnedRow>>({
-    name: 'message_nack',
-    text: `WITH r AS (${REQUEST(', requeue boolean, delay int, reason text')}),
-     t AS (
-       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies,
-              CASE WHEN NOT r.requeue THEN 'NACKED' ELSE 'RETRIES_EXHAUSTED' END AS kind, r.reason
-         FROM message m JOIN r ON ${HELD_BY_REQUEST} JOIN queue q ON q.name = m.queue_name
-          FOR UPDATE OF m),
-     ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'nack_reason = t.reason')}
-     ${LEFT_LEASE}`,
+    ...(traced ? NACK_TRACED : NACK),
     values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds, reason: item.reason }))],
   });
   return untag(rows);
@@ -141,40 +150,52 @@ const DEAD_DETAIL = `CASE g.kind
  * its kind of death and why, and the next message of its ordering key (if any) becomes claimable
  * (ADVANCE_GROUPS). \`LEFT_LEASE\` selects the outcome of all of it, tagged by \`kind\`.
  */
-export const LEAVE_LEASE = (availableAt: string, backSet: string) =>
+export const LEAVE_LEASE = (availableAt: string, backSet: string, traced = false) =>
   `back AS (
      UPDATE message m
         SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = ${availableAt},
             holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL, ${backSet}
        FROM t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND NOT t.dies
-     RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed),
-   gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref, t.kind, t.reason),
-   buried AS (
-     INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key)
-     SELECT g.id, g.seq, g.queue_name, g.topic_name, g.payload, g.headers, g.retry_count, g.published_at,
-            g.available_at, g.consumer_id, g.unacked_at, now(), g.kind, coalesce(g.reason, g.nack_reason), ${DEAD_DETAIL}, g.ordering_key
-       FROM gone g),
+     RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed${traced ? `, ${TRACE_OF('m.headers')} AS trace` : ''}),
+   gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref, t.kind, t.reason, octet_length(m.payload) AS bytes),
+   ${BURY({ from: 'gone', reason: 'g.kind', nackReason: 'coalesce(g.reason, g.nack_reason)', detail: DEAD_DETAIL })},
    ${ADVANCE_GROUPS('gone')},
-   ${COUNTED({ from: 'back', unacked: -1, pending: 1 }, { from: 'gone', unacked: -1, dead: 1 })}`;
+   ${COUNTED(
+     { from: 'back', unacked: -1, pending: 1 },
+     { from: 'gone', unacked: -1, bytes: -1 },
+     { from: 'buried', dead: 1 },
+     { from: 'routed', pending: 1, bytes: 1 },
+   )}`;
 
-export const LEFT_LEASE = `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed FROM back
+/** `traced`: each row also says what trace its message belongs to (`trace`). */
+const leftLease = (
+  traced: boolean,
+) => `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed${traced ? ', trace' : ''} FROM back
   UNION ALL
-  SELECT 'own', ref, id, queue_name, 'DEAD', NULL, false FROM gone
+  SELECT 'own', ref, id, queue_name, 'DEAD', NULL, false${traced ? `, ${TRACE_OF('headers')}` : ''} FROM gone
   UNION ALL
-  SELECT kind, NULL, id, queue_name, NULL, available_at, delayed FROM (${ADVANCE_RESULTS}) x`;
+  SELECT kind, NULL, id, queue_name, NULL, available_at, delayed${traced ? ', NULL' : ''} FROM (${ADVANCE_RESULTS} UNION ALL ${ROUTED_RESULTS}) x`;
+export const LEFT_LEASE = leftLease(false);
+/** LEFT_LEASE of a statement whose LEAVE_LEASE was traced. */
+export const LEFT_LEASE_TRACED = leftLease(true);
+
+const NACK_TEXT = (traced: boolean) => `WITH r AS (${REQUEST(', requeue boolean, delay int, reason text')}),
+     t AS (
+       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies,
+              CASE WHEN NOT r.requeue THEN 'NACKED' ELSE 'RETRIES_EXHAUSTED' END AS kind, r.reason
+         FROM message m JOIN r ON ${HELD_BY_REQUEST} JOIN queue q ON q.name = m.queue_name
+          FOR UPDATE OF m),
+     ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'nack_reason = t.reason', traced)}
+     ${leftLease(traced)}`;
+const NACK = { name: 'message_nack', text: NACK_TEXT(false) };
+const NACK_TRACED = { name: 'message_nack_traced', text: NACK_TEXT(true) };
 
 /** The rows of a statement ending in LEFT_LEASE, split into its own and what it did to ordering keys. */
 export const untagLeftLease = (rows: Tagged<ReturnedRow>[]) => untag(rows);
 export type { Tagged };
 
 /** Sets the lease of a held message to now + seconds. */
-export async function messageExtend(
-  db: Queryable,
-  id: string,
-  holder: Holder,
-  seconds: number,
-): Promise<{ id: string; lease_expires_at: Date } | null> {
+export async function messageExtend(db: Queryable, id: string, holder: Holder, seconds: number): Promise<{ id: string; lease_expires_at: Date } | null> {
   const { rows } = await db.query<{ id: string; lease_expires_at: Date }>({
     name: 'message_extend',
     text: `UPDATE message SET lease_expires_at = now() + make_interval(secs => $4)

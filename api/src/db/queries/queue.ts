@@ -1,5 +1,12 @@
 import type { Queryable } from '../pool.js';
 import type { HeaderFilter } from '../../broker/filter.js';
+import { DELIVERY_BURST } from './messageClaimGated.js';
+
+/** A CTE that gives a rate-limited queue of `cte` its token bucket, full, unless it has one. */
+const TOKENS_FOR = (cte: string) => `tokens AS (
+       INSERT INTO queue_delivery_tokens (queue_name, tokens, refilled_at)
+       SELECT name, ${DELIVERY_BURST('max_deliveries_per_second')}, now() FROM ${cte} WHERE max_deliveries_per_second IS NOT NULL
+       ON CONFLICT (queue_name) DO NOTHING)`;
 
 export interface QueueRow {
   name: string;
@@ -10,9 +17,28 @@ export interface QueueRow {
   require_ordering_key: boolean;
   filter: HeaderFilter | null;
   created_at: Date;
+  single_active_consumer: boolean;
+  max_deliveries_per_second: number | null;
+  /** null: no bound (migration 0015). bigint columns, read as numbers (bounds are far below 2^53). */
+  max_messages: number | null;
+  max_bytes: number | null;
+  overflow: Overflow;
+  /** null: messages do not expire unless their publish says so (migration 0019). */
+  message_ttl_seconds: number | null;
+  on_expiry: OnExpiry;
+  /** null: dead letters stay in the queue's own dead letters only. */
+  dead_letter_topic: string | null;
+  dead_letter_keep: boolean;
 }
 
-const COLUMNS = 'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at';
+/** What the expiry sweep does with an expired message (jobs/expirySweeper.ts). */
+export type OnExpiry = 'dead_letter' | 'drop';
+
+/** What a publish that does not fit in a bounded queue does (broker/bounds.ts). */
+export type Overflow = 'reject_publish' | 'dead_letter_oldest' | 'drop_oldest';
+
+const COLUMNS =
+  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep';
 
 export interface QueueSettings {
   ackTimeoutSeconds: number;
@@ -23,15 +49,34 @@ export interface QueueSettings {
   requireOrderingKey: boolean;
   /** null: every message of the topic. */
   filter: HeaderFilter | null;
+  /** Only one consumer (the claim's holder) is given messages at a time (messageClaimGated.ts). */
+  singleActiveConsumer: boolean;
+  /** Deliveries per second across every instance; null: no limit. */
+  maxDeliveriesPerSecond: number | null;
+  /** At most this many messages (PENDING, BLOCKED, UNACKED) live at once; null: unbounded. */
+  maxMessages: number | null;
+  /** At most this many payload bytes live at once; null: unbounded. */
+  maxBytes: number | null;
+  overflow: Overflow;
+  /** Seconds a message lives after its publish; null: no queue-wide expiry. */
+  messageTtlSeconds: number | null;
+  onExpiry: OnExpiry;
+  /** A topic its dead letters are published to; null: none. */
+  deadLetterTopic: string | null;
+  /** A routed dead letter also stays in the queue's dead letters. */
+  deadLetterKeep: boolean;
 }
 
 /** Inserts a queue and its acked counters; a duplicate name raises 23505, an unknown topic 23503. */
 export async function queueInsert(db: Queryable, queue: { name: string; topicName: string } & QueueSettings): Promise<QueueRow> {
   const { rows } = await db.query<QueueRow>(
     `WITH q AS (
-       INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING ${COLUMNS}),
-     counters AS (INSERT INTO queue_counter (queue_name, shard) SELECT q.name, s FROM q, generate_series(0, 15) AS s)
+       INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter,
+                          single_active_consumer, max_deliveries_per_second, max_messages, max_bytes, overflow,
+                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING ${COLUMNS}),
+     counters AS (INSERT INTO queue_counter (queue_name, shard) SELECT q.name, s FROM q, generate_series(0, 15) AS s),
+     ${TOKENS_FOR('q')}
      SELECT * FROM q`,
     [
       queue.name,
@@ -41,6 +86,15 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
       queue.ackedRetentionHours,
       queue.requireOrderingKey,
       queue.filter === null ? null : JSON.stringify(queue.filter),
+      queue.singleActiveConsumer,
+      queue.maxDeliveriesPerSecond,
+      queue.maxMessages,
+      queue.maxBytes,
+      queue.overflow,
+      queue.messageTtlSeconds,
+      queue.onExpiry,
+      queue.deadLetterTopic,
+      queue.deadLetterKeep,
     ],
   );
   return rows[0];
@@ -49,12 +103,23 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
 /** Changes the settings given (undefined = keep); null when there is no such queue. */
 export async function queueUpdate(db: Queryable, name: string, settings: Partial<QueueSettings>): Promise<QueueRow | null> {
   const { rows } = await db.query<QueueRow>(
-    `UPDATE queue SET ack_timeout_seconds = coalesce($2, ack_timeout_seconds),
+    `WITH q AS (UPDATE queue SET ack_timeout_seconds = coalesce($2, ack_timeout_seconds),
                       max_retries = coalesce($3, max_retries),
                       acked_retention_hours = CASE WHEN $4 THEN $5 ELSE acked_retention_hours END,
                       require_ordering_key = coalesce($6, require_ordering_key),
-                      filter = CASE WHEN $7 THEN $8::jsonb ELSE filter END
-      WHERE name = $1 RETURNING ${COLUMNS}`,
+                      filter = CASE WHEN $7 THEN $8::jsonb ELSE filter END,
+                      single_active_consumer = coalesce($9, single_active_consumer),
+                      max_deliveries_per_second = CASE WHEN $10 THEN $11::int ELSE max_deliveries_per_second END,
+                      max_messages = CASE WHEN $12 THEN $13::bigint ELSE max_messages END,
+                      max_bytes = CASE WHEN $14 THEN $15::bigint ELSE max_bytes END,
+                      overflow = coalesce($16, overflow),
+                      message_ttl_seconds = CASE WHEN $17 THEN $18::int ELSE message_ttl_seconds END,
+                      on_expiry = coalesce($19, on_expiry),
+                      dead_letter_topic = CASE WHEN $20 THEN $21::text ELSE dead_letter_topic END,
+                      dead_letter_keep = coalesce($22, dead_letter_keep)
+      WHERE name = $1 RETURNING ${COLUMNS}),
+     ${TOKENS_FOR('q')}
+     SELECT * FROM q`,
     [
       name,
       settings.ackTimeoutSeconds ?? null,
@@ -64,6 +129,20 @@ export async function queueUpdate(db: Queryable, name: string, settings: Partial
       settings.requireOrderingKey ?? null,
       settings.filter !== undefined,
       settings.filter ? JSON.stringify(settings.filter) : null,
+      settings.singleActiveConsumer ?? null,
+      settings.maxDeliveriesPerSecond !== undefined,
+      settings.maxDeliveriesPerSecond ?? null,
+      settings.maxMessages !== undefined,
+      settings.maxMessages ?? null,
+      settings.maxBytes !== undefined,
+      settings.maxBytes ?? null,
+      settings.overflow ?? null,
+      settings.messageTtlSeconds !== undefined,
+      settings.messageTtlSeconds ?? null,
+      settings.onExpiry ?? null,
+      settings.deadLetterTopic !== undefined,
+      settings.deadLetterTopic ?? null,
+      settings.deadLetterKeep ?? null,
     ],
   );
   return rows[0] ?? null;
@@ -106,7 +185,7 @@ export async function queueMessagesDelete(db: Queryable, name: string): Promise<
     `WITH live AS (DELETE FROM message WHERE queue_name = $1 RETURNING 1),
           dead AS (DELETE FROM message_dead WHERE queue_name = $1 RETURNING 1),
           acked AS (DELETE FROM message_acked WHERE queue_name = $1 RETURNING 1),
-          counted AS (UPDATE queue_counter SET acked = 0, pending = 0, unacked = 0, dead = 0 WHERE queue_name = $1),
+          counted AS (UPDATE queue_counter SET acked = 0, pending = 0, unacked = 0, dead = 0, bytes = 0 WHERE queue_name = $1),
           groups AS (DELETE FROM ordering_group WHERE queue_name = $1)
      SELECT ((SELECT count(*) FROM live) + (SELECT count(*) FROM dead) + (SELECT count(*) FROM acked))::int AS deleted`,
     [name],

@@ -23,10 +23,7 @@ export async function sessionInsert(
 
 /** A session that has not ended and has not expired (the sweeper may not have run yet). */
 export async function sessionFindLiveByTokenHash(db: Queryable, tokenHash: Buffer): Promise<SessionRow | null> {
-  const { rows } = await db.query<SessionRow>(
-    `SELECT ${COLUMNS} FROM dashboard_session WHERE token_hash = $1 AND expires_at > now()`,
-    [tokenHash],
-  );
+  const { rows } = await db.query<SessionRow>(`SELECT ${COLUMNS} FROM dashboard_session WHERE token_hash = $1 AND expires_at > now()`, [tokenHash]);
   return rows[0] ?? null;
 }
 

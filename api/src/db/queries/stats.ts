@@ -25,6 +25,17 @@ export async function statsOverview(db: Queryable): Promise<OverviewRow> {
   return rows[0];
 }
 
+/**
+ * The SQL of a queue's oldest pending age in whole seconds (0 when none): that of the next message
+ * to be delivered, the head of the claim index (one index probe per queue), counted from
+ * publication and only once it is available (a delayed message is not yet late). The gauge, the
+ * queue list and the rate recorder's samples (db/queries/rates.ts) all read it so.
+ */
+export const oldestPendingAge = (queue: string) =>
+  `coalesce((SELECT floor(extract(epoch FROM now() - m.published_at)) FROM message m
+                       WHERE m.queue_name = ${queue} AND m.status = 'PENDING' AND m.available_at <= now()
+                       ORDER BY m.available_at, m.seq LIMIT 1), 0)::int`;
+
 export interface QueueStatsRow {
   queue: string;
   topic: string;
@@ -37,22 +48,32 @@ export interface QueueStatsRow {
 
 /**
  * Per-queue counts from the counters (16 rows per queue, whatever the backlog; counting took 135 ms
- * for the dashboard's queue list with 1,000,000 pending). The oldest pending age is that of the
- * next message to be delivered, the head of the claim index (one row per queue), counted from
- * publication and only once it is available (a delayed message is not yet late).
+ * for the dashboard's queue list with 1,000,000 pending), and each queue's oldest pending age.
  */
 export async function statsByQueue(db: Queryable): Promise<QueueStatsRow[]> {
   const { rows } = await db.query<QueueStatsRow>({
     name: 'stats_by_queue',
     text: `SELECT q.name AS queue, q.topic_name AS topic, coalesce(k.pending, 0)::int AS pending,
             coalesce(k.unacked, 0)::int AS unacked, coalesce(k.acked, 0)::int AS acked, coalesce(k.dead, 0)::int AS dead,
-            coalesce((SELECT floor(extract(epoch FROM now() - m.published_at)) FROM message m
-                       WHERE m.queue_name = q.name AND m.status = 'PENDING' AND m.available_at <= now()
-                       ORDER BY m.available_at, m.seq LIMIT 1), 0)::int AS oldest_pending_age_seconds
+            ${oldestPendingAge('q.name')} AS oldest_pending_age_seconds
        FROM queue q
        LEFT JOIN (SELECT queue_name, sum(pending) AS pending, sum(unacked) AS unacked, sum(acked) AS acked, sum(dead) AS dead
                     FROM queue_counter GROUP BY 1) k ON k.queue_name = q.name
       ORDER BY q.name`,
   });
   return rows;
+}
+
+/**
+ * Consumers per queue: the identities seen asking it for messages in the last minute, on any
+ * instance (the rate recorder marks them in `queue_poller`: HTTP, streams and push alike). The
+ * same count as the dashboard's pollers.
+ */
+export async function consumersByQueue(db: Queryable): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ queue: string; consumers: number }>({
+    name: 'stats_consumers_by_queue',
+    text: `SELECT queue_name AS queue, count(*)::int AS consumers FROM queue_poller
+            WHERE seen_at > now() - interval '1 minute' GROUP BY 1`,
+  });
+  return new Map(rows.map((row) => [row.queue, row.consumers]));
 }

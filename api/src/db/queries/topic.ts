@@ -10,10 +10,7 @@ export interface TopicWithQueuesRow extends TopicRow {
 
 /** Returns null when the name is taken. */
 export async function topicInsert(db: Queryable, name: string): Promise<TopicRow | null> {
-  const { rows } = await db.query<TopicRow>(
-    'INSERT INTO topic (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name, created_at',
-    [name],
-  );
+  const { rows } = await db.query<TopicRow>('INSERT INTO topic (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name, created_at', [name]);
   return rows[0] ?? null;
 }
 

@@ -9,10 +9,7 @@ export interface WsTicketRow {
 }
 
 /** `credentialHash`: the hash of the API key or session token that asked for the ticket. */
-export async function wsTicketInsert(
-  db: Queryable,
-  ticket: WsTicketRow & { ticketHash: Buffer; credentialHash: Buffer; ttlSeconds: number },
-): Promise<Date> {
+export async function wsTicketInsert(db: Queryable, ticket: WsTicketRow & { ticketHash: Buffer; credentialHash: Buffer; ttlSeconds: number }): Promise<Date> {
   const { rows } = await db.query<{ expires_at: Date }>(
     `INSERT INTO ws_ticket (ticket_hash, name, kind, scopes, owner, credential_id, credential_hash, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8)) RETURNING expires_at`,

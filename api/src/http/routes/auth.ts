@@ -46,12 +46,17 @@ const checkCallback: Lifecycle.Method = (request, h) => {
   if (query.error !== undefined) throw new UnauthorizedError('signin_refused', 'GitHub sign-in was refused or cancelled');
   const missing = ['code', 'state'].filter((name) => typeof query[name] !== 'string' || query[name] === '');
   if (missing.length > 0) {
-    throw new ValidationError(`Missing ${missing.join(' and ')}`, missing.map((field) => ({ field, message: 'is required' })));
+    throw new ValidationError(
+      `Missing ${missing.join(' and ')}`,
+      missing.map((field) => ({ field, message: 'is required' })),
+    );
   }
   if (!request.state[STATE_COOKIE]) {
-    throw new ValidationError('The sign-in state cookie is missing or expired; start the sign-in again', [
-      { field: 'state', message: 'no state cookie' },
-    ], 'signin_state_invalid');
+    throw new ValidationError(
+      'The sign-in state cookie is missing or expired; start the sign-in again',
+      [{ field: 'state', message: 'no state cookie' }],
+      'signin_state_invalid',
+    );
   }
   return h.continue;
 };

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ReqRef, Request, Server } from '@hapi/hapi';
-import { claimMessages } from '../../broker/claim.js';
+import { claimMessages } from '../../broker/longPoll.js';
 import { toMessage } from '../../broker/message.js';
 import { messageUnclaim } from '../../db/queries/messageClaim.js';
 import type { MessageRow } from '../../db/queries/messageRow.js';
@@ -29,9 +29,11 @@ function unclaimIfUndelivered<Refs extends ReqRef>(ctx: AppContext, request: Req
   const response = request.raw.res;
   const putBack = () => {
     if (response.writableFinished) return;
-    messageUnclaim(ctx.pool, rows.map((row) => row.id), holder).catch((error) =>
-      request.log(['error'], { message: 'could not put back an undelivered claim', error }),
-    );
+    messageUnclaim(
+      ctx.pool,
+      rows.map((row) => row.id),
+      holder,
+    ).catch((error) => request.log(['error'], { message: 'could not put back an undelivered claim', error }));
   };
   if (response.destroyed) putBack();
   else response.once('close', putBack);
@@ -49,12 +51,8 @@ async function claim<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs
   const controller = goneController(request);
   const watch =
     wait > 0
-      ? ctx.longPollCredentials.watch(
-          principalOf(request),
-          (request.auth.artifacts as CredentialArtifacts).credentialHash,
-          queue,
-          request.info.received,
-          () => controller.abort(),
+      ? ctx.longPollCredentials.watch(principalOf(request), (request.auth.artifacts as CredentialArtifacts).credentialHash, queue, request.info.received, () =>
+          controller.abort(),
         )
       : undefined;
   let messages: MessageRow[];
@@ -74,7 +72,6 @@ async function claim<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs
   const refusal = watch?.refusal();
   if (refusal) throw refusal;
   unclaimIfUndelivered(ctx, request, holder, messages);
-  ctx.metrics.recordConsumed(messages.map((message) => message.queue_name));
   return messages;
 }
 

@@ -2,19 +2,20 @@ import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import { header } from '../hapi-augment.js';
 import { PayloadTooLargeError } from '../../errors.js';
-import type { PublishItem, PublishOutcome } from '../../broker/publish.js';
+import type { PublishItem } from '../../broker/publish.js';
+import { singleBodyLimit } from '../../broker/publishLimits.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { delaySeconds, headers, idempotencyKey, name, orderingKey, storableText } from '../schemas.js';
+import { delaySeconds, expiresInSeconds, headers, idempotencyKey, name, orderingKey, storableText } from '../schemas.js';
+import { traceHeadersOf, withTraceHeaders } from '../../tracing/traceContext.js';
 
 const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
-/** JSON escaping can grow a payload; the body cap leaves room for that and for the headers. */
-export const singleBodyLimit = (maxPayloadBytes: number) => 4 * maxPayloadBytes + 64 * 1024;
 
 interface MessageBody {
   payload: string;
   headers?: Record<string, string>;
   delay_seconds?: number;
+  expires_in_seconds?: number;
   ordering_key?: string;
   idempotency_key?: string;
 }
@@ -23,26 +24,27 @@ const messageFields = {
   payload: storableText().allow('').required(),
   headers,
   delay_seconds: delaySeconds,
+  expires_in_seconds: expiresInSeconds,
   ordering_key: orderingKey,
 };
 
-function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey?: string): PublishItem {
+/**
+ * A message of the request. `trace`: the request's W3C trace context (`traceparent` and
+ * `tracestate` headers), stored with the message unless its own headers name a traceparent.
+ */
+function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey: string | undefined, trace: Record<string, string> | undefined): PublishItem {
   const bytes = Buffer.byteLength(body.payload, 'utf8');
   if (bytes > maxPayloadBytes) {
     throw new PayloadTooLargeError(`Payload is ${bytes} bytes; the limit is ${maxPayloadBytes}`);
   }
   return {
     payload: body.payload,
-    headers: body.headers ?? {},
+    headers: withTraceHeaders(body.headers ?? {}, trace),
     delaySeconds: body.delay_seconds ?? 0,
+    expiresInSeconds: body.expires_in_seconds,
     orderingKey: body.ordering_key,
     idempotencyKey,
   };
-}
-
-function recorded(ctx: AppContext, results: PublishOutcome[]): PublishOutcome[] {
-  for (const result of results) if (!result.duplicate) ctx.metrics.recordPublished(result.queues);
-  return results;
 }
 
 export function publishRoutes(server: Server, ctx: AppContext): void {
@@ -63,8 +65,8 @@ export function publishRoutes(server: Server, ctx: AppContext): void {
     handler: async (request, h) => {
       const key = header(request, 'idempotency-key');
       // Shares its statement and commit with the other single publishes in flight (group commit).
-      const item = toItem(request.payload, limit, key);
-      const [result] = recorded(ctx, [await ctx.publisher.publishOne(principalOf(request).owner, request.params.topic, item)]);
+      const item = toItem(request.payload, limit, key, traceHeadersOf(request.headers));
+      const result = await ctx.publisher.publishOne(principalOf(request).owner, request.params.topic, item);
       return h.response(result).code(result.duplicate ? 200 : 201);
     },
   });
@@ -86,8 +88,9 @@ export function publishRoutes(server: Server, ctx: AppContext): void {
       },
     },
     handler: async (request, h) => {
-      const items = request.payload.messages.map((message) => toItem(message, limit, message.idempotency_key));
-      const results = recorded(ctx, await ctx.publisher.publishBatch(principalOf(request).owner, request.params.topic, items));
+      const trace = traceHeadersOf(request.headers);
+      const items = request.payload.messages.map((message) => toItem(message, limit, message.idempotency_key, trace));
+      const results = await ctx.publisher.publishBatch(principalOf(request).owner, request.params.topic, items);
       return h.response({ results }).code(201);
     },
   });

@@ -6,6 +6,7 @@ import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { bodyBoolean, bodyInteger, headerFilter, name, pageQuery, status } from '../schemas.js';
 import { filterProblem, type HeaderFilter } from '../../broker/filter.js';
+import type { OnExpiry, Overflow } from '../../db/queries/queue.js';
 
 const queueParams = Joi.object({ queue: name.required() });
 const ackTimeout = bodyInteger().min(1).max(43200);
@@ -14,12 +15,25 @@ const maxRetries = bodyInteger().min(0).max(100);
 const ackedRetention = bodyInteger().min(0).max(8760).allow(null);
 const requireOrderingKey = bodyBoolean();
 /** A header filter (broker/filter.ts); null takes every message. Its problem is named with its path. */
-const filter = Joi.any()
-  .custom((value: unknown, helpers) => {
-    if (value === null) return value;
-    const problem = filterProblem(value);
-    return problem ? helpers.message({ custom: problem }) : value;
-  });
+/** Bounds of a queue (pending + unacked); null: none. Bytes are payload bytes (UTF-8), headers not counted. */
+const maxMessages = bodyInteger().min(1).max(1_000_000_000).allow(null);
+const maxBytes = bodyInteger().min(1).max(1_099_511_627_776).allow(null);
+const overflow = Joi.string().valid('reject_publish', 'dead_letter_oldest', 'drop_oldest');
+const filter = Joi.any().custom((value: unknown, helpers) => {
+  if (value === null) return value;
+  const problem = filterProblem(value);
+  return problem ? helpers.message({ custom: problem }) : value;
+});
+
+/** Delivery gates (broker/gates.ts): one consumer at a time, and a rate shared by every instance. */
+const singleActiveConsumer = bodyBoolean();
+const maxDeliveriesPerSecond = bodyInteger().min(1).max(100000).allow(null);
+
+/** Expiry and dead-letter routing (migration 0019): seconds after the publish; a topic the dead letters go to. */
+const messageTtl = bodyInteger().min(1).max(1_209_600).allow(null);
+const onExpiry = Joi.string().valid('dead_letter', 'drop');
+const deadLetterTopic = name.allow(null);
+const deadLetterKeep = bodyBoolean();
 
 interface QueueSettingsBody {
   ack_timeout_seconds?: number;
@@ -27,6 +41,15 @@ interface QueueSettingsBody {
   acked_retention_hours?: number | null;
   require_ordering_key?: boolean;
   filter?: HeaderFilter | null;
+  single_active_consumer?: boolean;
+  max_deliveries_per_second?: number | null;
+  max_messages?: number | null;
+  max_bytes?: number | null;
+  overflow?: Overflow;
+  message_ttl_seconds?: number | null;
+  on_expiry?: OnExpiry;
+  dead_letter_topic?: string | null;
+  dead_letter_keep?: boolean;
 }
 
 type QueueParams = { queue: string };
@@ -46,6 +69,15 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           acked_retention_hours: ackedRetention.default(null),
           require_ordering_key: requireOrderingKey.default(false),
           filter: filter.default(null),
+          single_active_consumer: singleActiveConsumer.default(false),
+          max_deliveries_per_second: maxDeliveriesPerSecond.default(null),
+          max_messages: maxMessages.default(null),
+          max_bytes: maxBytes.default(null),
+          overflow: overflow.default('reject_publish'),
+          message_ttl_seconds: messageTtl.default(null),
+          on_expiry: onExpiry.default('dead_letter'),
+          dead_letter_topic: deadLetterTopic.default(null),
+          dead_letter_keep: deadLetterKeep.default(false),
         }),
       },
     },
@@ -59,6 +91,15 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         ackedRetentionHours: body.acked_retention_hours,
         requireOrderingKey: body.require_ordering_key,
         filter: body.filter,
+        singleActiveConsumer: body.single_active_consumer,
+        maxDeliveriesPerSecond: body.max_deliveries_per_second,
+        maxMessages: body.max_messages,
+        maxBytes: body.max_bytes,
+        overflow: body.overflow,
+        messageTtlSeconds: body.message_ttl_seconds,
+        onExpiry: body.on_expiry,
+        deadLetterTopic: body.dead_letter_topic,
+        deadLetterKeep: body.dead_letter_keep,
       });
       return h.response(queue).code(201);
     },
@@ -88,6 +129,15 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           acked_retention_hours: ackedRetention,
           require_ordering_key: requireOrderingKey,
           filter,
+          single_active_consumer: singleActiveConsumer,
+          max_deliveries_per_second: maxDeliveriesPerSecond,
+          max_messages: maxMessages,
+          max_bytes: maxBytes,
+          overflow,
+          message_ttl_seconds: messageTtl,
+          on_expiry: onExpiry,
+          dead_letter_topic: deadLetterTopic,
+          dead_letter_keep: deadLetterKeep,
         })
           .min(1)
           .required(),
@@ -100,6 +150,15 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         ackedRetentionHours: request.payload.acked_retention_hours,
         requireOrderingKey: request.payload.require_ordering_key,
         filter: request.payload.filter,
+        singleActiveConsumer: request.payload.single_active_consumer,
+        maxDeliveriesPerSecond: request.payload.max_deliveries_per_second,
+        maxMessages: request.payload.max_messages,
+        maxBytes: request.payload.max_bytes,
+        overflow: request.payload.overflow,
+        messageTtlSeconds: request.payload.message_ttl_seconds,
+        onExpiry: request.payload.on_expiry,
+        deadLetterTopic: request.payload.dead_letter_topic,
+        deadLetterKeep: request.payload.dead_letter_keep,
       }),
   });
   server.route<{ Params: QueueParams }>({
@@ -132,7 +191,6 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         }),
       },
     },
-    handler: (request) =>
-      listMessages(ctx.pool, { queue: request.params.queue, ...request.query, defaultRetentionHours: ctx.config.ackedRetentionHours }),
+    handler: (request) => listMessages(ctx.pool, { queue: request.params.queue, ...request.query, defaultRetentionHours: ctx.config.ackedRetentionHours }),
   });
 }

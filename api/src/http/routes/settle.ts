@@ -18,7 +18,6 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
     options: { ...holderAccess, validate: { params: pathParams } },
     handler: async (request) => {
       const acked = await ctx.settler.ackOne(request.params.id, holderOf(request));
-      ctx.metrics.recordAcked([acked]);
       return { message_id: acked.id, status: 'ACKED' };
     },
   });
@@ -31,7 +30,6 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
     },
     handler: async (request) => {
       const result = await ctx.settler.ackMany(request.payload.message_ids, holderOf(request));
-      ctx.metrics.recordAcked(result.acked);
       return { acked: result.acked.map((row) => row.id), failed: result.failed };
     },
   });
@@ -55,7 +53,6 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
         delaySeconds: request.payload?.delay_seconds ?? 0,
         reason: request.payload?.reason || null,
       });
-      ctx.metrics.recordReturned([nacked], false);
       return { message_id: nacked.id, status: nacked.status };
     },
   });

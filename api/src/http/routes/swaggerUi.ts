@@ -66,13 +66,11 @@ export function swaggerUiRoutes(): ServerRoute[] {
       options,
       handler: (_request, h) => h.response(PAGE).type('text/html').header('content-security-policy', SWAGGER_UI_CSP),
     },
-    ...FILES.map(
-      (file): ServerRoute => ({
-        method: 'GET',
-        path: `/swagger-ui/${file}`,
-        options,
-        handler: (_request, h) => h.file(path.join(ASSETS, file), { confine: false }).header('cache-control', 'public, max-age=3600'),
-      }),
-    ),
+    ...FILES.map((file): ServerRoute => ({
+      method: 'GET',
+      path: `/swagger-ui/${file}`,
+      options,
+      handler: (_request, h) => h.file(path.join(ASSETS, file), { confine: false }).header('cache-control', 'public, max-age=3600'),
+    })),
   ];
 }

@@ -42,8 +42,15 @@ export function errorLeaks(body: unknown): string[] {
   const keys = Object.keys(body).sort().join(',');
   if (keys !== 'code,errors,message,response_body,status') problems.push(`keys are ${keys}`);
   const text = JSON.stringify(body);
-  const leaks = [/\bstack\b/i, /\n\s+at /, /\bat .+\.(ts|js):\d+/, /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i,
-    /ECONN|EPIPE|ETIMEDOUT/, /127\.0\.0\.1|localhost/, /postgres|pg_|relation "/i];
+  const leaks = [
+    /\bstack\b/i,
+    /\n\s+at /,
+    /\bat .+\.(ts|js):\d+/,
+    /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i,
+    /ECONN|EPIPE|ETIMEDOUT/,
+    /127\.0\.0\.1|localhost/,
+    /postgres|pg_|relation "/i,
+  ];
   for (const leak of leaks) if (leak.test(text)) problems.push(`leaks ${leak}: ${text}`);
   return problems;
 }

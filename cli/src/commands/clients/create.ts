@@ -13,7 +13,10 @@ The key is printed once and stored by the broker only as a hash: copy it now. A 
 
   static examples = [
     { description: 'A producer:', command: '<%= config.bin %> <%= command.id %> shop --scope publish:order.placed' },
-    { description: 'A consumer, capturing its key for a deployment:', command: 'MAILER_KEY=$(<%= config.bin %> <%= command.id %> email-service --scope consume:email-queue | tail -n 1)' },
+    {
+      description: 'A consumer, capturing its key for a deployment:',
+      command: 'MAILER_KEY=$(<%= config.bin %> <%= command.id %> email-service --scope consume:email-queue | tail -n 1)',
+    },
     { description: 'Prometheus:', command: '<%= config.bin %> <%= command.id %> prometheus --scope metrics --json' },
   ];
 

@@ -8,7 +8,7 @@ export interface RevokeResult {
 }
 
 export default class ClientsRevoke extends BrokerCommand<typeof ClientsRevoke> {
-  static summary = "Revoke a client: its key stops working at once and its WebSockets close.";
+  static summary = 'Revoke a client: its key stops working at once and its WebSockets close.';
 
   static description = `${ASKS_FIRST} The name may be registered again later, with a new key.`;
 

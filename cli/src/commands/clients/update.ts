@@ -13,7 +13,10 @@ ${SCOPES_HELP}
 What the new scopes no longer allow stops at once on every broker instance, open WebSockets included; those still allowed stay open. The key does not change (clients:rotate issues a new one).`;
 
   static examples = [
-    { description: 'Let a consumer also read the dashboard:', command: '<%= config.bin %> <%= command.id %> email-service --scope consume:email-queue --scope view' },
+    {
+      description: 'Let a consumer also read the dashboard:',
+      command: '<%= config.bin %> <%= command.id %> email-service --scope consume:email-queue --scope view',
+    },
     { description: 'Take everything but publishing away:', command: '<%= config.bin %> <%= command.id %> shop --scope publish:order.placed' },
   ];
 

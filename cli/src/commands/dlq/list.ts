@@ -1,15 +1,24 @@
 import { Flags } from '@oclif/core';
 import type { DeadReason, MessagePage } from '@miniqueue/sdk';
 import { renderDeadLetters } from '../../lib/messageTable.js';
+import { layoutOf, outputFlags } from '../../lib/outputFlags.js';
 import { fetchPages, nextPageHint, pagingFlags } from '../../lib/paging.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
-const REASONS = ['NACKED', 'RETRIES_EXHAUSTED', 'EXPIRED'] as const satisfies readonly DeadReason[];
+/** Every reason the contract knows; the record makes a new one a type error here until it is described. */
+const REASONS: Record<DeadReason, string> = {
+  NACKED: 'refused by a consumer',
+  RETRIES_EXHAUSTED: 'nacked with no retries left',
+  EXPIRED: 'lease ran out with no retries left',
+  OVERFLOW: 'pushed out of a full bounded queue',
+  TTL_EXPIRED: 'its time to live ran out before delivery',
+};
 
 export default class DlqList extends BrokerCommand<typeof DlqList> {
   static summary = 'List dead messages, of every queue or of one.';
 
-  static description = 'A message goes dead when a consumer rejects it for good, or when its retries run out. Each shows when it died and why (the consumer\'s nack reason, or how its retries ran out). Bring it back with dlq:replay.';
+  static description =
+    "A message goes dead when a consumer rejects it for good, when its retries run out, when a full bounded queue pushes it out, or when its time to live runs out. Each shows when it died and why (the consumer's nack reason, or how its retries ran out). Bring it back with dlq:replay.";
 
   static examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -20,17 +29,20 @@ export default class DlqList extends BrokerCommand<typeof DlqList> {
   static flags = {
     queue: Flags.string({ char: 'q', summary: 'Only the dead messages of this queue.' }),
     reason: Flags.option({
-      options: REASONS,
-      summary: 'Only those that died this way: NACKED (refused by a consumer), RETRIES_EXHAUSTED (nacked with no retries left), EXPIRED (lease ran out with no retries left).',
+      options: Object.keys(REASONS) as DeadReason[],
+      summary: `Only those that died this way: ${Object.entries(REASONS)
+        .map(([reason, why]) => `${reason} (${why})`)
+        .join(', ')}.`,
     })(),
     ...pagingFlags,
+    ...outputFlags,
   };
 
   async run(): Promise<MessagePage> {
     const broker = await this.broker();
     const { queue, reason, limit, cursor, all } = this.flags;
     const page = await fetchPages((next) => broker.dlq.list({ queue, reason, limit, cursor: next }), { cursor, all });
-    this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items));
+    this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items, layoutOf(this.flags)));
     const more = nextPageHint(page);
     if (more) this.log(more);
     return page;

@@ -10,7 +10,8 @@ export type DlqReplayResult = ReplayResult | (BulkReplayResult & { queue: string
 export default class DlqReplay extends BrokerCommand<typeof DlqReplay> {
   static summary = 'Move dead messages back to their queue: one by id, or a whole queue.';
 
-  static description = 'A replayed message is PENDING again with its retry count reset to 0. With --queue, the oldest dead messages of that queue are replayed first, all of them unless --limit is given.';
+  static description =
+    'A replayed message is PENDING again with its retry count reset to 0. With --queue, the oldest dead messages of that queue are replayed first, all of them unless --limit is given.';
 
   static examples = [
     '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90',

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { arg } from '../../lib/args.js';
 import type { MessagePage, MessageStatus } from '@miniqueue/sdk';
 import { renderMessages } from '../../lib/messageTable.js';
+import { layoutOf, outputFlags } from '../../lib/outputFlags.js';
 import { fetchPages, nextPageHint, pagingFlags } from '../../lib/paging.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
@@ -35,6 +36,7 @@ export default class MessagesList extends BrokerCommand<typeof MessagesList> {
     order: Flags.option({ options: ['asc', 'desc'] as const, summary: 'asc: oldest first (the order of delivery); desc: newest first.', default: 'asc' })(),
     header: Flags.string({ summary: 'Only messages whose header NAME is exactly VALUE, as NAME=VALUE.' }),
     ...pagingFlags,
+    ...outputFlags,
   };
 
   async run(): Promise<MessagePage> {
@@ -46,7 +48,7 @@ export default class MessagesList extends BrokerCommand<typeof MessagesList> {
       cursor,
       all,
     });
-    this.log(page.items.length === 0 ? 'No messages.' : renderMessages(page.items));
+    this.log(page.items.length === 0 ? 'No messages.' : renderMessages(page.items, layoutOf(this.flags)));
     const more = nextPageHint(page);
     if (more) this.log(more);
     return page;

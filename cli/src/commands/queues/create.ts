@@ -3,17 +3,22 @@ import { arg } from '../../lib/args.js';
 import type { Queue } from '@miniqueue/sdk';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
+import { BOUND_FORMS, boundFlags, overflowOf, parseBound } from '../../lib/boundFlags.js';
+import { EXPIRY_FORMS, expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../lib/expiryFlags.js';
 
 export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
   static summary = 'Create a queue bound to a topic.';
 
-  static description = `The queue receives a copy of every message published to the topic from now on. A consumer that claims a message holds it for --ack-timeout seconds; unacknowledged, it is redelivered, up to --max-retries times, then it goes to the dead-letter queue. With --filter, the queue takes only the messages whose headers match. ${FILTER_FORMS} With --require-ordering-key, publishes without an ordering key that this queue would take are refused.`;
+  static description = `The queue receives a copy of every message published to the topic from now on. A consumer that claims a message holds it for --ack-timeout seconds; unacknowledged, it is redelivered, up to --max-retries times, then it goes to the dead-letter queue. With --filter, the queue takes only the messages whose headers match. ${FILTER_FORMS} With --require-ordering-key, publishes without an ordering key that this queue would take are refused. With --single-active-consumer, one consumer at a time is given messages (the next takes over when it stops polling, closes its stream or lets its leases run out); --max-deliveries-per-second paces deliveries across every broker instance (claims beyond it wait). ${BOUND_FORMS} ${EXPIRY_FORMS}`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --topic order.placed',
     '<%= config.bin %> <%= command.id %> stock-queue --topic order.placed --ack-timeout 120 --max-retries 10',
     `<%= config.bin %> <%= command.id %> eu-orders --topic order.placed --filter '{"header":"region","equals":"eu"}'`,
     '<%= config.bin %> <%= command.id %> ledger --topic order.placed --require-ordering-key',
+    '<%= config.bin %> <%= command.id %> sms-queue --topic order.placed --max-deliveries-per-second 200 --single-active-consumer',
+    '<%= config.bin %> <%= command.id %> recent --topic order.placed --max-messages 10000 --overflow drop_oldest',
+    '<%= config.bin %> <%= command.id %> quotes --topic quote.requested --message-ttl 60 --dead-letter-topic quote.expired',
   ];
 
   static args = {
@@ -26,18 +31,31 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
     'max-retries': Flags.integer({ summary: 'Redeliveries before a message goes dead (0-100). Broker default: 5.', min: 0, max: 100 }),
     filter: filterFlag('Take only messages whose headers match this JSON filter. Default: every message.'),
     'require-ordering-key': Flags.boolean({ summary: 'Refuse publishes without an ordering key that this queue would take.' }),
+    'single-active-consumer': Flags.boolean({ summary: 'Give messages to one consumer at a time; the next takes over when it stops.' }),
+    'max-deliveries-per-second': Flags.integer({ summary: 'Deliveries per second across every instance (1-100000). Default: no limit.', min: 1, max: 100000 }),
+    ...boundFlags(false),
+    ...expiryFlags(false),
   };
 
   async run(): Promise<Queue> {
-    const queue = await (await this.broker()).queues.create(this.args.name, this.flags.topic, {
+    const queue = await (
+      await this.broker()
+    ).queues.create(this.args.name, this.flags.topic, {
       ackTimeoutSeconds: this.flags['ack-timeout'],
       maxRetries: this.flags['max-retries'],
       filter: parseFilter(this.flags.filter) ?? undefined,
       requireOrderingKey: this.flags['require-ordering-key'] || undefined,
+      singleActiveConsumer: this.flags['single-active-consumer'] || undefined,
+      maxDeliveriesPerSecond: this.flags['max-deliveries-per-second'],
+      maxMessages: parseBound('max-messages', this.flags['max-messages'], false) ?? undefined,
+      maxBytes: parseBound('max-bytes', this.flags['max-bytes'], false) ?? undefined,
+      overflow: overflowOf(this.flags.overflow),
+      messageTtlSeconds: parseTtl(this.flags['message-ttl'], false) ?? undefined,
+      onExpiry: onExpiryOf(this.flags['on-expiry']),
+      deadLetterTopic: parseDeadLetterTopic(this.flags['dead-letter-topic'], false) ?? undefined,
+      deadLetterKeep: this.flags['dead-letter-keep'] || undefined,
     });
-    this.log(
-      `Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}).`,
-    );
+    this.log(`Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}).`);
     return queue;
   }
 }

@@ -1,5 +1,6 @@
 import type { Queue } from '@miniqueue/sdk';
 import { formatTime } from '../../lib/format.js';
+import { layoutOf, outputFlags } from '../../lib/outputFlags.js';
 import { renderTable } from '../../lib/table.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
@@ -10,18 +11,24 @@ export default class QueuesList extends BrokerCommand<typeof QueuesList> {
 
   static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json'];
 
+  static flags = { ...outputFlags };
+
   async run(): Promise<Queue[]> {
     const queues = await (await this.broker()).queues.list();
     if (queues.length === 0) this.log('No queues.');
     else
       this.log(
-        renderTable(queues, [
-          { header: 'NAME', value: (q) => q.name },
-          { header: 'TOPIC', value: (q) => q.topic_name },
-          { header: 'ACK TIMEOUT', value: (q) => `${q.ack_timeout_seconds}s`, align: 'right' },
-          { header: 'MAX RETRIES', value: (q) => q.max_retries, align: 'right' },
-          { header: 'CREATED', value: (q) => formatTime(q.created_at) },
-        ]),
+        renderTable(
+          queues,
+          [
+            { header: 'NAME', value: (q) => q.name },
+            { header: 'TOPIC', value: (q) => q.topic_name },
+            { header: 'ACK TIMEOUT', value: (q) => `${q.ack_timeout_seconds}s`, align: 'right' },
+            { header: 'MAX RETRIES', value: (q) => q.max_retries, align: 'right' },
+            { header: 'CREATED', value: (q) => formatTime(q.created_at), drop: 1 },
+          ],
+          layoutOf(this.flags),
+        ),
       );
     return queues;
   }

@@ -5,11 +5,13 @@ import { EXIT, Failure } from '../../lib/failure.js';
 import { renderQueue } from '../../lib/queueView.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
+import { boundFlags, overflowOf, parseBound } from '../../lib/boundFlags.js';
+import { expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../lib/expiryFlags.js';
 
 export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
   static summary = "Change a queue's settings; those not given keep their value.";
 
-  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again). ${FILTER_FORMS}`;
+  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again); --single-active-consumer and --max-deliveries-per-second from the next claim (--max-deliveries-per-second none lifts the limit). ${FILTER_FORMS} New bounds (--max-messages, --max-bytes, --overflow; "none" removes a bound) apply to what is published after: a queue already over a lowered bound keeps its messages. A new --message-ttl (or "none") applies to messages published after; --on-expiry, --dead-letter-topic ("none" keeps dead letters in the DLQ only) and --dead-letter-keep to the next expiry or death.`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --ack-timeout 120',
@@ -17,6 +19,11 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
     '<%= config.bin %> <%= command.id %> email-queue --acked-retention default',
     `<%= config.bin %> <%= command.id %> eu-orders --filter '{"or":[{"header":"region","equals":"eu"},{"header":"region","prefix":"eu-"}]}'`,
     '<%= config.bin %> <%= command.id %> ledger --require-ordering-key',
+    '<%= config.bin %> <%= command.id %> sms-queue --max-deliveries-per-second 50 --no-single-active-consumer',
+    '<%= config.bin %> <%= command.id %> email-queue --max-messages 50000 --overflow dead_letter_oldest',
+    '<%= config.bin %> <%= command.id %> email-queue --max-messages none',
+    '<%= config.bin %> <%= command.id %> quotes --message-ttl 120 --on-expiry drop',
+    '<%= config.bin %> <%= command.id %> email-queue --dead-letter-topic email.dead --dead-letter-keep',
   ];
 
   static args = {
@@ -34,6 +41,13 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
       summary: 'Refuse publishes without an ordering key (--no-require-ordering-key allows them again).',
       allowNo: true,
     }),
+    'single-active-consumer': Flags.boolean({
+      summary: 'Give messages to one consumer at a time (--no-single-active-consumer to every consumer again).',
+      allowNo: true,
+    }),
+    'max-deliveries-per-second': Flags.string({ summary: 'Deliveries per second across every instance (1-100000), or "none" to lift the limit.' }),
+    ...boundFlags(true),
+    ...expiryFlags(true),
   };
 
   async run(): Promise<Queue> {
@@ -45,11 +59,15 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
 
   private changes(): QueueChanges {
     const { 'ack-timeout': ackTimeoutSeconds, 'max-retries': maxRetries, 'acked-retention': retention } = this.flags;
-    const { filter, 'require-ordering-key': requireOrderingKey } = this.flags;
-    if ([ackTimeoutSeconds, maxRetries, retention, filter, requireOrderingKey].every((flag) => flag === undefined)) {
+    const { filter, 'require-ordering-key': requireOrderingKey, 'max-messages': maxMessages, 'max-bytes': maxBytes, overflow } = this.flags;
+    const { 'single-active-consumer': singleActiveConsumer, 'max-deliveries-per-second': rate } = this.flags;
+    const { 'message-ttl': ttl, 'on-expiry': onExpiry, 'dead-letter-topic': deadLetterTopic, 'dead-letter-keep': deadLetterKeep } = this.flags;
+    const given = [ackTimeoutSeconds, maxRetries, retention, filter, requireOrderingKey, singleActiveConsumer, rate, maxMessages, maxBytes, overflow];
+    given.push(ttl, onExpiry, deadLetterTopic, deadLetterKeep);
+    if (given.every((flag) => flag === undefined)) {
       throw new Failure(
         'Nothing to change',
-        'Give --ack-timeout, --max-retries, --acked-retention, --filter or --require-ordering-key; see `miniqueue queues:update --help`.',
+        'Give at least one setting to change (--ack-timeout, --max-retries, --filter, …); `miniqueue queues:update --help` lists them all.',
         EXIT.usage,
       );
     }
@@ -59,8 +77,27 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
       ackedRetentionHours: retention === undefined ? undefined : retentionHours(retention),
       filter: parseFilter(filter, true),
       requireOrderingKey,
+      singleActiveConsumer,
+      maxDeliveriesPerSecond: rate === undefined ? undefined : deliveriesPerSecond(rate),
+      maxMessages: parseBound('max-messages', maxMessages, true),
+      maxBytes: parseBound('max-bytes', maxBytes, true),
+      overflow: overflowOf(overflow),
+      messageTtlSeconds: parseTtl(ttl, true),
+      onExpiry: onExpiryOf(onExpiry),
+      deadLetterTopic: parseDeadLetterTopic(deadLetterTopic, true),
+      deadLetterKeep,
     };
   }
+}
+
+/** "none" is null on the wire: the limit is lifted. */
+function deliveriesPerSecond(raw: string): number | null {
+  if (raw === 'none') return null;
+  const rate = Number(raw);
+  if (!/^\d+$/.test(raw) || rate < 1 || rate > 100000) {
+    throw new Failure(`--max-deliveries-per-second must be 1-100000 or "none", got ${raw}`, 'See `miniqueue queues:update --help`.', EXIT.usage);
+  }
+  return rate;
 }
 
 /** "default" is null on the wire: the queue follows the broker's setting again. */

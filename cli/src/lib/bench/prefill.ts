@@ -12,7 +12,10 @@ export async function prefill(client: MiniQueue, topic: string, count: number, s
     while (left > 0) {
       const n = Math.min(BATCH, left);
       left -= n;
-      await client.publishBatch(topic, Array.from({ length: n }, () => ({ payload: makePayload(size, 0), ...NO_KEY })));
+      await client.publishBatch(
+        topic,
+        Array.from({ length: n }, () => ({ payload: makePayload(size, 0), ...NO_KEY })),
+      );
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));

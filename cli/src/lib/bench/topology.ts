@@ -48,7 +48,10 @@ export async function createTopology(admin: MiniQueue, fanOut: number): Promise<
       return created.api_key;
     };
     const producerKey = await key('producer', [`publish:${topic}`]);
-    const consumerKey = await key('consumer', queues.map((queue) => `consume:${queue}`));
+    const consumerKey = await key(
+      'consumer',
+      queues.map((queue) => `consume:${queue}`),
+    );
     return { topic, queues, producerKey, consumerKey, remove };
   } catch (error) {
     await remove();

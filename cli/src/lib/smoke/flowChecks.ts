@@ -37,7 +37,10 @@ export const deadLetter: Check = {
     const nacked = await step('nack with requeue=false', () => admin.nack(first.message_id, { requeue: false }));
     ensure(nacked.status === 'DEAD', `nack with requeue=false answered ${nacked.status}, not DEAD`);
     const dead = await step('list the DLQ', () => admin.dlq.list({ queue }));
-    ensure(dead.items.some((m) => m.message_id === first.message_id), 'the nacked message is not in the DLQ');
+    ensure(
+      dead.items.some((m) => m.message_id === first.message_id),
+      'the nacked message is not in the DLQ',
+    );
     const replayed = await step('replay', () => admin.dlq.replay(first.message_id));
     ensure(replayed.status === 'PENDING', `replay answered ${replayed.status}, not PENDING`);
     const back = await step('consume the replayed message', () => admin.consume(queue, { waitSeconds: WAIT_SECONDS }));

@@ -6,8 +6,11 @@ export class CheckFailed extends Error {}
 export interface SmokeOptions {
   url: string;
   adminKey: string;
-  /** An origin the broker's CORS_ALLOWED_ORIGINS should accept, and one it should refuse. */
-  corsAllowed: string;
+  /**
+   * An origin the broker's CORS_ALLOWED_ORIGINS should accept (undefined: only its own, which a
+   * browser never preflights: the dashboard it serves is same-origin), and one it should refuse.
+   */
+  corsAllowed?: string;
   corsDenied: string;
 }
 

@@ -3,18 +3,19 @@ import { HistoryReplay } from '../history-replay/components/HistoryReplay';
 import { PushSettings } from '../push/components/PushSettings';
 
 /**
- * Extra sections of a queue's page, shown in this order below its messages, each in a white box.
- * A feature adds its own by appending `{ id, component }` here; the component gets the queue's
- * name and brings its own heading.
+ * Tabs other features add to a queue's page, after Messages and Settings, in this order. A feature
+ * adds its own by appending `{ id, label, component }` here; the component gets the queue's name
+ * and brings its own heading.
  */
 export interface QueuePanel {
   id: string;
+  label: string;
   component: ComponentType<{ queue: string }>;
-  /** Shown to admins only (a viewer would see an empty box). */
+  /** Shown to admins only (a viewer would see an empty tab). */
   adminOnly?: boolean;
 }
 
 export const QUEUE_PANELS: QueuePanel[] = [
-  { id: 'history-replay', component: HistoryReplay, adminOnly: true },
-  { id: 'push', component: PushSettings },
+  { id: 'replay', label: 'Replay', component: HistoryReplay, adminOnly: true },
+  { id: 'push', label: 'Push', component: PushSettings },
 ];

@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 const CONTROL =
-  'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 disabled:bg-slate-50 aria-invalid:ring-rose-400';
+  'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset ring-slate-300 placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-indigo-600 disabled:bg-slate-50 aria-invalid:ring-rose-400';
 
 interface FieldProps {
   label: string;
@@ -60,5 +60,21 @@ export function SelectField({ label, hint, error, className, children, ...select
         {children}
       </select>
     </Frame>
+  );
+}
+
+/** A checkbox with its label beside it (a setting that is on or off). */
+export function CheckboxField({ label, name, checked, onChange }: { label: string; name: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        className="size-4 rounded border-slate-300 text-indigo-600"
+      />
+      {label}
+    </label>
   );
 }

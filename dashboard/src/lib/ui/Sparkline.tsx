@@ -11,7 +11,15 @@ export function Sparkline({ values, label }: { values: readonly (number | null)[
     <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className="h-6 w-20 overflow-visible" role="img" aria-label={label}>
       <line x1={0} x2={WIDTH} y1={HEIGHT} y2={HEIGHT} className="stroke-slate-200" strokeWidth={1} vectorEffect="non-scaling-stroke" />
       {lineSegments(values, max, WIDTH, HEIGHT).map((points) => (
-        <polyline key={points} points={points} fill="none" className="stroke-amber-500" strokeWidth={1.5} vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
+        <polyline
+          key={points}
+          points={points}
+          fill="none"
+          className="stroke-amber-500"
+          strokeWidth={1.5}
+          vectorEffect="non-scaling-stroke"
+          strokeLinejoin="round"
+        />
       ))}
     </svg>
   );

@@ -15,6 +15,11 @@ import {
     OverviewToJSON,
 } from '../models/Overview.js';
 import {
+    type QueueConsumers,
+    QueueConsumersFromJSON,
+    QueueConsumersToJSON,
+} from '../models/QueueConsumers.js';
+import {
     type QueueStats,
     QueueStatsFromJSON,
     QueueStatsToJSON,
@@ -24,6 +29,10 @@ import {
     RateSeriesFromJSON,
     RateSeriesToJSON,
 } from '../models/RateSeries.js';
+
+export interface GetQueueConsumersRequest {
+    queue: string;
+}
 
 export interface GetRatesRequest {
     queue?: string;
@@ -80,6 +89,61 @@ export class DashboardApi extends runtime.BaseAPI {
      */
     async getOverview(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Overview> {
         const response = await this.getOverviewRaw(initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getQueueConsumers without sending the request
+     */
+    async getQueueConsumersRequestOpts(requestParameters: GetQueueConsumersRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['queue'] == null) {
+            throw new runtime.RequiredError(
+                'queue',
+                'Required parameter "queue" was null or undefined when calling getQueueConsumers().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/api/v1/dashboard/queues/{queue}/consumers`;
+        urlPath = urlPath.replace('{queue}', encodeURIComponent(String(requestParameters['queue'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Every consumer identity (credential plus `MiniQueue-Instance`) that asked the queue for messages in the last hour, over HTTP or a stream, with when it was last seen (every instance records its consumers every 5 seconds, so `last_seen_at` is at most that late), and every identity holding messages of the queue now, with how many (`in_flight`; a push worker shows as `push@<instance>`). Most recently seen first, at most 100. `push_endpoint` says whether the queue has a push endpoint (its details: `getQueuePush`). An unknown `queue` is `404`. 
+     * Who consumes one queue
+     */
+    async getQueueConsumersRaw(requestParameters: GetQueueConsumersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<QueueConsumers>> {
+        const requestOptions = await this.getQueueConsumersRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => QueueConsumersFromJSON(jsonValue));
+    }
+
+    /**
+     * Every consumer identity (credential plus `MiniQueue-Instance`) that asked the queue for messages in the last hour, over HTTP or a stream, with when it was last seen (every instance records its consumers every 5 seconds, so `last_seen_at` is at most that late), and every identity holding messages of the queue now, with how many (`in_flight`; a push worker shows as `push@<instance>`). Most recently seen first, at most 100. `push_endpoint` says whether the queue has a push endpoint (its details: `getQueuePush`). An unknown `queue` is `404`. 
+     * Who consumes one queue
+     */
+    async getQueueConsumers(requestParameters: GetQueueConsumersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<QueueConsumers> {
+        const response = await this.getQueueConsumersRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

@@ -358,7 +358,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves a DEAD message back to PENDING with `retry_count` reset to 0. `409` if it is not DEAD.
+     * Moves a DEAD message back to PENDING with `retry_count` reset to 0. `409` if it is not DEAD. Into a bounded queue without room for it, `429` `queue_full` (whatever its `overflow`: a replay never pushes live messages out), and the message stays DEAD. 
      * Replay a dead message
      */
     async replayDeadLetterRaw(requestParameters: ReplayDeadLetterRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ReplayResult>> {
@@ -369,7 +369,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves a DEAD message back to PENDING with `retry_count` reset to 0. `409` if it is not DEAD.
+     * Moves a DEAD message back to PENDING with `retry_count` reset to 0. `409` if it is not DEAD. Into a bounded queue without room for it, `429` `queue_full` (whatever its `overflow`: a replay never pushes live messages out), and the message stays DEAD. 
      * Replay a dead message
      */
     async replayDeadLetter(requestParameters: ReplayDeadLetterRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ReplayResult> {
@@ -415,7 +415,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves each listed DEAD message back to PENDING with `retry_count` reset to 0, in one statement. Every id is reported: in `succeeded`, or in `failed` with `404` (`message_not_found`) or `409` (`message_not_dead`, e.g. replayed a moment ago by someone else). Two concurrent requests naming the same message replay it once: one reports it succeeded, the other failed. Repeated ids count once. 
+     * Moves each listed DEAD message back to PENDING with `retry_count` reset to 0, in one statement. Every id is reported: in `succeeded`, or in `failed` with `404` (`message_not_found`) or `409` (`message_not_dead`, e.g. replayed a moment ago by someone else). Two concurrent requests naming the same message replay it once: one reports it succeeded, the other failed. Repeated ids count once. A selection that would take a bounded queue past its bounds is refused whole: `429` `queue_full`, nothing replayed. 
      * Replay the dead messages with these ids
      */
     async replayDeadLetterSelectionRaw(requestParameters: ReplayDeadLetterSelectionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<DeadLetterSelectionResult>> {
@@ -426,7 +426,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves each listed DEAD message back to PENDING with `retry_count` reset to 0, in one statement. Every id is reported: in `succeeded`, or in `failed` with `404` (`message_not_found`) or `409` (`message_not_dead`, e.g. replayed a moment ago by someone else). Two concurrent requests naming the same message replay it once: one reports it succeeded, the other failed. Repeated ids count once. 
+     * Moves each listed DEAD message back to PENDING with `retry_count` reset to 0, in one statement. Every id is reported: in `succeeded`, or in `failed` with `404` (`message_not_found`) or `409` (`message_not_dead`, e.g. replayed a moment ago by someone else). Two concurrent requests naming the same message replay it once: one reports it succeeded, the other failed. Repeated ids count once. A selection that would take a bounded queue past its bounds is refused whole: `429` `queue_full`, nothing replayed. 
      * Replay the dead messages with these ids
      */
     async replayDeadLetterSelection(requestParameters: ReplayDeadLetterSelectionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<DeadLetterSelectionResult> {
@@ -472,7 +472,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), back to PENDING with `retry_count` reset to 0. Done in chunks of 1,000, each committed on its own; concurrent replays never move a message twice (each takes rows the others have not locked). An unknown `queue` is `404`. 
+     * Moves up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), back to PENDING with `retry_count` reset to 0. Done in chunks of 1,000, each committed on its own; concurrent replays never move a message twice (each takes rows the others have not locked). An unknown `queue` is `404`. A chunk that would take a bounded queue past its `max_messages` or `max_bytes` is undone and the request answered `429` `queue_full`; the chunks before it stay replayed. 
      * Replay the dead messages matching a filter
      */
     async replayDeadLettersRaw(requestParameters: ReplayDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BulkReplayResult>> {
@@ -483,7 +483,7 @@ export class DeadLettersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), back to PENDING with `retry_count` reset to 0. Done in chunks of 1,000, each committed on its own; concurrent replays never move a message twice (each takes rows the others have not locked). An unknown `queue` is `404`. 
+     * Moves up to `limit` DEAD messages of the queue (of every queue when `queue` is omitted), of one kind of death when `reason` is given (oldest first; all of them when `limit` is omitted), back to PENDING with `retry_count` reset to 0. Done in chunks of 1,000, each committed on its own; concurrent replays never move a message twice (each takes rows the others have not locked). An unknown `queue` is `404`. A chunk that would take a bounded queue past its `max_messages` or `max_bytes` is undone and the request answered `429` `queue_full`; the chunks before it stay replayed. 
      * Replay the dead messages matching a filter
      */
     async replayDeadLetters(requestParameters: ReplayDeadLettersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BulkReplayResult> {

@@ -115,12 +115,16 @@ export interface NackMessageRequest {
 export interface PublishBatchRequest {
     topic: string;
     batchPublishRequest: BatchPublishRequest;
+    traceparent?: string;
+    tracestate?: string;
 }
 
 export interface PublishMessageRequest {
     topic: string;
     publishRequest: PublishRequest;
     idempotencyKey?: string;
+    traceparent?: string;
+    tracestate?: string;
 }
 
 export interface ReceiveMessagesRequest {
@@ -534,6 +538,14 @@ export class MessagesApi extends runtime.BaseAPI {
 
         headerParameters['Content-Type'] = 'application/json';
 
+        if (requestParameters['traceparent'] != null) {
+            headerParameters['traceparent'] = String(requestParameters['traceparent']);
+        }
+
+        if (requestParameters['tracestate'] != null) {
+            headerParameters['tracestate'] = String(requestParameters['tracestate']);
+        }
+
         if (this.configuration && this.configuration.accessToken) {
             const token = this.configuration.accessToken;
             const tokenString = await token("bearerAuth", []);
@@ -556,7 +568,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Publishes 1 to 500 messages in one transaction: all or nothing. Each item behaves like a single publish; `results[i]` answers `messages[i]`. An item\'s `idempotency_key` lives in the same key space as the `Idempotency-Key` header of single publishes; a repeated key returns the original ids with `duplicate: true`, and a key reused with another topic, payload or headers makes the whole batch `409`. One payload over the limit makes the whole batch `413`; the body is capped at 10 MiB. One item without an `ordering_key` for a queue that requires one makes the whole batch `400` (`ordering_key_required`). Items with the same `ordering_key` are delivered in the order of the batch. 
+     * Publishes 1 to 500 messages in one transaction: all or nothing. Each item behaves like a single publish; `results[i]` answers `messages[i]`. An item\'s `idempotency_key` lives in the same key space as the `Idempotency-Key` header of single publishes; a repeated key returns the original ids with `duplicate: true`, and a key reused with another topic, payload or headers makes the whole batch `409`. One payload over the limit makes the whole batch `413`; the body is capped at 10 MiB. One item without an `ordering_key` for a queue that requires one makes the whole batch `400` (`ordering_key_required`). Items with the same `ordering_key` are delivered in the order of the batch. A `traceparent` header is stored with every item whose headers name none. 
      * Publish up to 500 messages to a topic at once
      */
     async publishBatchRaw(requestParameters: PublishBatchRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BatchPublishResult>> {
@@ -567,7 +579,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Publishes 1 to 500 messages in one transaction: all or nothing. Each item behaves like a single publish; `results[i]` answers `messages[i]`. An item\'s `idempotency_key` lives in the same key space as the `Idempotency-Key` header of single publishes; a repeated key returns the original ids with `duplicate: true`, and a key reused with another topic, payload or headers makes the whole batch `409`. One payload over the limit makes the whole batch `413`; the body is capped at 10 MiB. One item without an `ordering_key` for a queue that requires one makes the whole batch `400` (`ordering_key_required`). Items with the same `ordering_key` are delivered in the order of the batch. 
+     * Publishes 1 to 500 messages in one transaction: all or nothing. Each item behaves like a single publish; `results[i]` answers `messages[i]`. An item\'s `idempotency_key` lives in the same key space as the `Idempotency-Key` header of single publishes; a repeated key returns the original ids with `duplicate: true`, and a key reused with another topic, payload or headers makes the whole batch `409`. One payload over the limit makes the whole batch `413`; the body is capped at 10 MiB. One item without an `ordering_key` for a queue that requires one makes the whole batch `400` (`ordering_key_required`). Items with the same `ordering_key` are delivered in the order of the batch. A `traceparent` header is stored with every item whose headers name none. 
      * Publish up to 500 messages to a topic at once
      */
     async publishBatch(requestParameters: PublishBatchRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BatchPublishResult> {
@@ -603,6 +615,14 @@ export class MessagesApi extends runtime.BaseAPI {
             headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
         }
 
+        if (requestParameters['traceparent'] != null) {
+            headerParameters['traceparent'] = String(requestParameters['traceparent']);
+        }
+
+        if (requestParameters['tracestate'] != null) {
+            headerParameters['tracestate'] = String(requestParameters['tracestate']);
+        }
+
         if (this.configuration && this.configuration.accessToken) {
             const token = this.configuration.accessToken;
             const tokenString = await token("bearerAuth", []);
@@ -625,7 +645,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Stores one copy of the message, as PENDING, in every queue bound to the topic, in one transaction (all queues or none). With no queue bound, the publish succeeds with empty `message_ids` and `queues`. With `delay_seconds`, the copies become claimable only at `available_at = published_at + delay_seconds`.  The payload is limited to 262,144 UTF-8 bytes by default (`MINIQUEUE_MAX_PAYLOAD_BYTES`); 262,144 bytes is accepted, one byte more is `413`, and an oversized body is refused while it is read.  **Filters and ordering keys**: the message goes to every bound queue whose filter (if any) matches its headers; `queues` says which. With an `ordering_key`, each of those queues delivers the messages of that key one at a time, in publish order. A queue with `require_ordering_key` refuses a message without one: `400` `ordering_key_required`, and nothing is stored in any queue.  **Idempotency**: with an `Idempotency-Key` header, the broker stores at most one message per key and publishing client. Keys are remembered for 24 hours. A repeat with the same topic, payload and headers returns `200` with the original `message_ids` and `duplicate: true` (a concurrent repeat waits for the first publish). A repeat with another topic, payload or headers is `409`. A failed publish frees its key. 
+     * Stores one copy of the message, as PENDING, in every queue bound to the topic, in one transaction (all queues or none). With no queue bound, the publish succeeds with empty `message_ids` and `queues`. With `delay_seconds`, the copies become claimable only at `available_at = published_at + delay_seconds`.  The payload is limited to 262,144 UTF-8 bytes by default (`MINIQUEUE_MAX_PAYLOAD_BYTES`); 262,144 bytes is accepted, one byte more is `413`, and an oversized body is refused while it is read.  **Filters and ordering keys**: the message goes to every bound queue whose filter (if any) matches its headers; `queues` says which. With an `ordering_key`, each of those queues delivers the messages of that key one at a time, in publish order. A queue with `require_ordering_key` refuses a message without one: `400` `ordering_key_required`, and nothing is stored in any queue.  **Idempotency**: with an `Idempotency-Key` header, the broker stores at most one message per key and publishing client. Keys are remembered for 24 hours. A repeat with the same topic, payload and headers returns `200` with the original `message_ids` and `duplicate: true` (a concurrent repeat waits for the first publish). A repeat with another topic, payload or headers is `409`. A failed publish frees its key.  **Tracing**: a `traceparent` header (W3C Trace Context) is stored with the message as its `traceparent` header; it is not part of what an idempotent repeat must match.  **Bounded queues**: a queue with `max_messages` or `max_bytes` and `overflow: reject_publish` that has no room for the copy refuses the whole publish: `429` `queue_full` naming the queue and its bounds, with `Retry-After`; nothing is stored in any queue. With `dead_letter_oldest` or `drop_oldest` the queue makes room instead, in the same transaction. 
      * Publish a message to a topic
      */
     async publishMessageRaw(requestParameters: PublishMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PublishResult>> {
@@ -636,7 +656,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Stores one copy of the message, as PENDING, in every queue bound to the topic, in one transaction (all queues or none). With no queue bound, the publish succeeds with empty `message_ids` and `queues`. With `delay_seconds`, the copies become claimable only at `available_at = published_at + delay_seconds`.  The payload is limited to 262,144 UTF-8 bytes by default (`MINIQUEUE_MAX_PAYLOAD_BYTES`); 262,144 bytes is accepted, one byte more is `413`, and an oversized body is refused while it is read.  **Filters and ordering keys**: the message goes to every bound queue whose filter (if any) matches its headers; `queues` says which. With an `ordering_key`, each of those queues delivers the messages of that key one at a time, in publish order. A queue with `require_ordering_key` refuses a message without one: `400` `ordering_key_required`, and nothing is stored in any queue.  **Idempotency**: with an `Idempotency-Key` header, the broker stores at most one message per key and publishing client. Keys are remembered for 24 hours. A repeat with the same topic, payload and headers returns `200` with the original `message_ids` and `duplicate: true` (a concurrent repeat waits for the first publish). A repeat with another topic, payload or headers is `409`. A failed publish frees its key. 
+     * Stores one copy of the message, as PENDING, in every queue bound to the topic, in one transaction (all queues or none). With no queue bound, the publish succeeds with empty `message_ids` and `queues`. With `delay_seconds`, the copies become claimable only at `available_at = published_at + delay_seconds`.  The payload is limited to 262,144 UTF-8 bytes by default (`MINIQUEUE_MAX_PAYLOAD_BYTES`); 262,144 bytes is accepted, one byte more is `413`, and an oversized body is refused while it is read.  **Filters and ordering keys**: the message goes to every bound queue whose filter (if any) matches its headers; `queues` says which. With an `ordering_key`, each of those queues delivers the messages of that key one at a time, in publish order. A queue with `require_ordering_key` refuses a message without one: `400` `ordering_key_required`, and nothing is stored in any queue.  **Idempotency**: with an `Idempotency-Key` header, the broker stores at most one message per key and publishing client. Keys are remembered for 24 hours. A repeat with the same topic, payload and headers returns `200` with the original `message_ids` and `duplicate: true` (a concurrent repeat waits for the first publish). A repeat with another topic, payload or headers is `409`. A failed publish frees its key.  **Tracing**: a `traceparent` header (W3C Trace Context) is stored with the message as its `traceparent` header; it is not part of what an idempotent repeat must match.  **Bounded queues**: a queue with `max_messages` or `max_bytes` and `overflow: reject_publish` that has no room for the copy refuses the whole publish: `429` `queue_full` naming the queue and its bounds, with `Retry-After`; nothing is stored in any queue. With `dead_letter_oldest` or `drop_oldest` the queue makes room instead, in the same transaction. 
      * Publish a message to a topic
      */
     async publishMessage(requestParameters: PublishMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PublishResult> {

@@ -34,6 +34,15 @@ export interface BatchPublishItem {
      */
     delay_seconds?: number;
     /**
+     * The message expires this many seconds after its publish (delay included), in every queue it
+     * goes to; with a queue's `message_ttl_seconds` the earlier deadline wins. An expired message is
+     * never delivered (see `MessageTtlSeconds`).
+     * 
+     * @type {number}
+     * @memberof BatchPublishItem
+     */
+    expires_in_seconds?: number;
+    /**
      * Within each queue, messages with the same ordering key are delivered one at a time in publish
      * order: the next one is claimable only once the one before it was acked or went DEAD; a nack
      * or an expired lease redelivers the same message first. Different keys, and messages without
@@ -73,6 +82,7 @@ export function BatchPublishItemFromJSONTyped(json: any, ignoreDiscriminator: bo
         'payload': json['payload'],
         'headers': json['headers'] == null ? undefined : json['headers'],
         'delay_seconds': json['delay_seconds'] == null ? undefined : json['delay_seconds'],
+        'expires_in_seconds': json['expires_in_seconds'] == null ? undefined : json['expires_in_seconds'],
         'ordering_key': json['ordering_key'] == null ? undefined : json['ordering_key'],
         'idempotency_key': json['idempotency_key'] == null ? undefined : json['idempotency_key'],
     };
@@ -92,6 +102,7 @@ export function BatchPublishItemToJSONTyped(value?: BatchPublishItem | null, ign
         'payload': value['payload'],
         'headers': value['headers'],
         'delay_seconds': value['delay_seconds'],
+        'expires_in_seconds': value['expires_in_seconds'],
         'ordering_key': value['ordering_key'],
         'idempotency_key': value['idempotency_key'],
     };

@@ -9,6 +9,13 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { OnExpiry } from './OnExpiry.js';
+import {
+    OnExpiryFromJSON,
+    OnExpiryFromJSONTyped,
+    OnExpiryToJSON,
+    OnExpiryToJSONTyped,
+} from './OnExpiry.js';
 import type { HeaderFilter } from './HeaderFilter.js';
 import {
     HeaderFilterFromJSON,
@@ -16,6 +23,13 @@ import {
     HeaderFilterToJSON,
     HeaderFilterToJSONTyped,
 } from './HeaderFilter.js';
+import type { Overflow } from './Overflow.js';
+import {
+    OverflowFromJSON,
+    OverflowFromJSONTyped,
+    OverflowToJSON,
+    OverflowToJSONTyped,
+} from './Overflow.js';
 
 /**
  * 
@@ -76,7 +90,98 @@ export interface CreateQueueRequest {
      * @memberof CreateQueueRequest
      */
     filter?: HeaderFilter | null;
+    /**
+     * When true, only one consumer (a credential plus its `MiniQueue-Instance`: the lease
+     * holder) is given this queue's messages at a time, on every path (claims, long polls,
+     * streams, push). It keeps its turn while it polls and while it holds a lease; when it
+     * stops polling (5 s after its last poll's wait ended), closes its stream or lets its
+     * leases run out, the next consumer that asks takes over within about a second.
+     * Changing it applies from the next claim.
+     * 
+     * @type {boolean}
+     * @memberof CreateQueueRequest
+     */
+    single_active_consumer?: boolean;
+    /**
+     * Deliveries per second of this queue across every broker instance (a token bucket in
+     * PostgreSQL holding up to a tenth of a second's worth, at least one); `null`: no limit.
+     * Claims beyond it wait (long polls and streams are answered when a token is free) or,
+     * without a wait, get what the bucket allows, never an error. Changing it applies from
+     * the next claim.
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    max_deliveries_per_second?: number | null;
+    /**
+     * At most this many messages in the queue at once, PENDING and UNACKED together (delayed and
+     * ordering-key-blocked ones included); `null` (the default): no bound. What a publish that does
+     * not fit does is the queue's `overflow`. A change applies to what is published after it: a
+     * queue already over a lowered bound keeps its messages (with `reject_publish` it refuses
+     * publishes until it is under; the others make room at the next publish).
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    max_messages?: number | null;
+    /**
+     * At most this many payload bytes (UTF-8; headers are not counted) in the queue at once,
+     * PENDING and UNACKED together; `null` (the default): no bound. Applies as `max_messages` does.
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    max_bytes?: number | null;
+    /**
+     * 
+     * @type {Overflow}
+     * @memberof CreateQueueRequest
+     */
+    overflow?: Overflow;
+    /**
+     * A message published to this queue expires this many seconds after its publish (RabbitMQ's
+     * `x-message-ttl`); `null` (the default): never, unless the publish says `expires_in_seconds`.
+     * With both, the earlier deadline wins. An expired message is never delivered: the expiry sweep
+     * moves it to the dead letters with reason `TTL_EXPIRED`, or deletes it (`on_expiry: drop`).
+     * A message being processed (UNACKED) when it expires is not taken from its consumer; if its
+     * lease runs out it expires then. A change applies to messages published after it.
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    message_ttl_seconds?: number | null;
+    /**
+     * 
+     * @type {OnExpiry}
+     * @memberof CreateQueueRequest
+     */
+    on_expiry?: OnExpiry;
+    /**
+     * A topic this queue's dead letters are published to (every reason: nacked, retries exhausted,
+     * lease expired, time to live, overflow), in the transaction of the death, fanned out to the
+     * queues bound there as ordinary messages, with the headers `miniqueue-death-queue`,
+     * `miniqueue-death-reason` (a `DeadReason`), `miniqueue-death-time` and `miniqueue-death-count`
+     * (how many times this message has died so far, along every hop). `null` (the default): none.
+     * The queue's own topic is refused (`400`), an unknown topic is `404` `topic_not_found`; a
+     * longer loop is cut after 10 hops: past that, the dead letter stays in this queue's dead
+     * letters only. Bound queues that require an ordering key do not take dead letters. Deleting
+     * the topic sets it back to `null`. A change applies to deaths after it.
+     * 
+     * @type {string}
+     * @memberof CreateQueueRequest
+     */
+    dead_letter_topic?: string | null;
+    /**
+     * With a `dead_letter_topic`: whether a routed dead letter also stays in this queue's own dead
+     * letters (default `false`). A dead letter that no queue of the topic took always stays.
+     * 
+     * @type {boolean}
+     * @memberof CreateQueueRequest
+     */
+    dead_letter_keep?: boolean;
 }
+
+
 
 /**
  * Check if a given object implements the CreateQueueRequest interface.
@@ -104,6 +209,15 @@ export function CreateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'acked_retention_hours': json['acked_retention_hours'] == null ? undefined : json['acked_retention_hours'],
         'require_ordering_key': json['require_ordering_key'] == null ? undefined : json['require_ordering_key'],
         'filter': json['filter'] == null ? undefined : HeaderFilterFromJSON(json['filter']),
+        'single_active_consumer': json['single_active_consumer'] == null ? undefined : json['single_active_consumer'],
+        'max_deliveries_per_second': json['max_deliveries_per_second'] == null ? undefined : json['max_deliveries_per_second'],
+        'max_messages': json['max_messages'] == null ? undefined : json['max_messages'],
+        'max_bytes': json['max_bytes'] == null ? undefined : json['max_bytes'],
+        'overflow': json['overflow'] == null ? undefined : OverflowFromJSON(json['overflow']),
+        'message_ttl_seconds': json['message_ttl_seconds'] == null ? undefined : json['message_ttl_seconds'],
+        'on_expiry': json['on_expiry'] == null ? undefined : OnExpiryFromJSON(json['on_expiry']),
+        'dead_letter_topic': json['dead_letter_topic'] == null ? undefined : json['dead_letter_topic'],
+        'dead_letter_keep': json['dead_letter_keep'] == null ? undefined : json['dead_letter_keep'],
     };
 }
 
@@ -125,6 +239,15 @@ export function CreateQueueRequestToJSONTyped(value?: CreateQueueRequest | null,
         'acked_retention_hours': value['acked_retention_hours'],
         'require_ordering_key': value['require_ordering_key'],
         'filter': HeaderFilterToJSON(value['filter']),
+        'single_active_consumer': value['single_active_consumer'],
+        'max_deliveries_per_second': value['max_deliveries_per_second'],
+        'max_messages': value['max_messages'],
+        'max_bytes': value['max_bytes'],
+        'overflow': OverflowToJSON(value['overflow']),
+        'message_ttl_seconds': value['message_ttl_seconds'],
+        'on_expiry': OnExpiryToJSON(value['on_expiry']),
+        'dead_letter_topic': value['dead_letter_topic'],
+        'dead_letter_keep': value['dead_letter_keep'],
     };
 }
 

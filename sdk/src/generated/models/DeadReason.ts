@@ -10,13 +10,15 @@
 
 
 /**
- * How a message died: `NACKED` a consumer nacked it with `requeue: false`; `RETRIES_EXHAUSTED` a consumer nacked it for a retry when its queue's `max_retries` were used up; `EXPIRED` its lease ran out with the retries used up.
+ * How a message died: `NACKED` a consumer nacked it with `requeue: false`; `RETRIES_EXHAUSTED` a consumer nacked it for a retry when its queue's `max_retries` were used up; `EXPIRED` its lease ran out with the retries used up; `OVERFLOW` it made room in a full queue whose `overflow` is `dead_letter_oldest`; `TTL_EXPIRED` its time to live (`expires_in_seconds` or the queue's `message_ttl_seconds`) ran out before it was delivered.
  * @export
  */
 export const DeadReason = {
     Nacked: 'NACKED',
     RetriesExhausted: 'RETRIES_EXHAUSTED',
-    Expired: 'EXPIRED'
+    Expired: 'EXPIRED',
+    Overflow: 'OVERFLOW',
+    TtlExpired: 'TTL_EXPIRED'
 } as const;
 export type DeadReason = typeof DeadReason[keyof typeof DeadReason];
 

@@ -49,12 +49,14 @@
  * | `unsupported_media_type` | 415 | A request body that is not `application/json`. |
  * | `rate_limited` | 429 | Too many requests (or WebSockets, or failed handshakes); retry after `Retry-After`. |
  * | `long_poll_limit` | 429 | This credential has as many long polls waiting on this instance as it may. |
+ * | `queue_full` | 429 | A queue the messages would go to is at its `max_messages` or `max_bytes` with `overflow: reject_publish` (or a replay would take it past them); the message names the queue and its bounds; nothing was stored; retry after `Retry-After`. |
  * | `internal_error` | 500 | An unexpected failure; details are logged, never returned. |
  * | `database_unavailable` | 503 | The database is unavailable or had no connection free in time; retry after `Retry-After`. |
  * | `github_not_configured` | 503 | GitHub sign-in is not configured on this server. |
  * | `github_unreachable` | 503 | GitHub could not be reached. |
  * | `shutting_down` | 503 | This instance is shutting down; another instance (or this one, restarted) will answer. |
  * | `push_not_configured` | 503 | Push endpoints need `MINIQUEUE_PUSH_SECRET_KEY` on the broker. |
+ * | `overloaded` | 503 | This instance has as many publishes, claims, acks or nacks waiting for the database as it holds (`MINIQUEUE_GROUP_COMMIT_MAX_WAITING`); nothing was done; retry after `Retry-After`. |
  * 
  * @export
  */
@@ -93,12 +95,14 @@ export const ErrorCode = {
     UnsupportedMediaType: 'unsupported_media_type',
     RateLimited: 'rate_limited',
     LongPollLimit: 'long_poll_limit',
+    QueueFull: 'queue_full',
     InternalError: 'internal_error',
     DatabaseUnavailable: 'database_unavailable',
     GithubNotConfigured: 'github_not_configured',
     GithubUnreachable: 'github_unreachable',
     ShuttingDown: 'shutting_down',
-    PushNotConfigured: 'push_not_configured'
+    PushNotConfigured: 'push_not_configured',
+    Overloaded: 'overloaded'
 } as const;
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
 

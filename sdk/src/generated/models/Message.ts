@@ -113,6 +113,12 @@ export interface Message {
      */
     ordering_key: string | null;
     /**
+     * When it expires (its publish's `expires_in_seconds` or its queue's `message_ttl_seconds`, the earlier); null, never (and on acked messages).
+     * @type {Date}
+     * @memberof Message
+     */
+    expires_at?: Date | null;
+    /**
      * Present on DEAD messages only (the dead-letter listing, listings with `status=DEAD`, `getMessage`) — when it died.
      * @type {Date}
      * @memberof Message
@@ -177,6 +183,7 @@ export function MessageFromJSONTyped(json: any, ignoreDiscriminator: boolean): M
         'unacked_at': (json['unacked_at'] == null ? null : new Date(json['unacked_at'])),
         'lease_expires_at': (json['lease_expires_at'] == null ? null : new Date(json['lease_expires_at'])),
         'ordering_key': json['ordering_key'],
+        'expires_at': json['expires_at'] == null ? undefined : (new Date(json['expires_at'])),
         'dead_at': json['dead_at'] == null ? undefined : (new Date(json['dead_at'])),
         'dead_reason': json['dead_reason'] == null ? undefined : DeadReasonFromJSON(json['dead_reason']),
         'dead_detail': json['dead_detail'] == null ? undefined : json['dead_detail'],
@@ -207,6 +214,7 @@ export function MessageToJSONTyped(value?: Message | null, ignoreDiscriminator: 
         'unacked_at': value['unacked_at'] == null ? value['unacked_at'] : value['unacked_at'].toISOString(),
         'lease_expires_at': value['lease_expires_at'] == null ? value['lease_expires_at'] : value['lease_expires_at'].toISOString(),
         'ordering_key': value['ordering_key'],
+        'expires_at': value['expires_at'] == null ? value['expires_at'] : value['expires_at'].toISOString(),
         'dead_at': value['dead_at'] == null ? value['dead_at'] : value['dead_at'].toISOString(),
         'dead_reason': DeadReasonToJSON(value['dead_reason']),
         'dead_detail': value['dead_detail'],

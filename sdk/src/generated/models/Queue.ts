@@ -9,6 +9,13 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { OnExpiry } from './OnExpiry.js';
+import {
+    OnExpiryFromJSON,
+    OnExpiryFromJSONTyped,
+    OnExpiryToJSON,
+    OnExpiryToJSONTyped,
+} from './OnExpiry.js';
 import type { HeaderFilter } from './HeaderFilter.js';
 import {
     HeaderFilterFromJSON,
@@ -16,6 +23,13 @@ import {
     HeaderFilterToJSON,
     HeaderFilterToJSONTyped,
 } from './HeaderFilter.js';
+import type { Overflow } from './Overflow.js';
+import {
+    OverflowFromJSON,
+    OverflowFromJSONTyped,
+    OverflowToJSON,
+    OverflowToJSONTyped,
+} from './Overflow.js';
 
 /**
  * 
@@ -78,7 +92,87 @@ export interface Queue {
      * @memberof Queue
      */
     created_at: Date;
+    /**
+     * Only one consumer at a time is given this queue's messages.
+     * @type {boolean}
+     * @memberof Queue
+     */
+    single_active_consumer: boolean;
+    /**
+     * Deliveries per second across every instance; `null`, no limit.
+     * @type {number}
+     * @memberof Queue
+     */
+    max_deliveries_per_second: number | null;
+    /**
+     * At most this many messages in the queue at once, PENDING and UNACKED together (delayed and
+     * ordering-key-blocked ones included); `null` (the default): no bound. What a publish that does
+     * not fit does is the queue's `overflow`. A change applies to what is published after it: a
+     * queue already over a lowered bound keeps its messages (with `reject_publish` it refuses
+     * publishes until it is under; the others make room at the next publish).
+     * 
+     * @type {number}
+     * @memberof Queue
+     */
+    max_messages: number | null;
+    /**
+     * At most this many payload bytes (UTF-8; headers are not counted) in the queue at once,
+     * PENDING and UNACKED together; `null` (the default): no bound. Applies as `max_messages` does.
+     * 
+     * @type {number}
+     * @memberof Queue
+     */
+    max_bytes: number | null;
+    /**
+     * 
+     * @type {Overflow}
+     * @memberof Queue
+     */
+    overflow: Overflow;
+    /**
+     * A message published to this queue expires this many seconds after its publish (RabbitMQ's
+     * `x-message-ttl`); `null` (the default): never, unless the publish says `expires_in_seconds`.
+     * With both, the earlier deadline wins. An expired message is never delivered: the expiry sweep
+     * moves it to the dead letters with reason `TTL_EXPIRED`, or deletes it (`on_expiry: drop`).
+     * A message being processed (UNACKED) when it expires is not taken from its consumer; if its
+     * lease runs out it expires then. A change applies to messages published after it.
+     * 
+     * @type {number}
+     * @memberof Queue
+     */
+    message_ttl_seconds: number | null;
+    /**
+     * 
+     * @type {OnExpiry}
+     * @memberof Queue
+     */
+    on_expiry: OnExpiry;
+    /**
+     * A topic this queue's dead letters are published to (every reason: nacked, retries exhausted,
+     * lease expired, time to live, overflow), in the transaction of the death, fanned out to the
+     * queues bound there as ordinary messages, with the headers `miniqueue-death-queue`,
+     * `miniqueue-death-reason` (a `DeadReason`), `miniqueue-death-time` and `miniqueue-death-count`
+     * (how many times this message has died so far, along every hop). `null` (the default): none.
+     * The queue's own topic is refused (`400`), an unknown topic is `404` `topic_not_found`; a
+     * longer loop is cut after 10 hops: past that, the dead letter stays in this queue's dead
+     * letters only. Bound queues that require an ordering key do not take dead letters. Deleting
+     * the topic sets it back to `null`. A change applies to deaths after it.
+     * 
+     * @type {string}
+     * @memberof Queue
+     */
+    dead_letter_topic: string | null;
+    /**
+     * With a `dead_letter_topic`: whether a routed dead letter also stays in this queue's own dead
+     * letters (default `false`). A dead letter that no queue of the topic took always stays.
+     * 
+     * @type {boolean}
+     * @memberof Queue
+     */
+    dead_letter_keep: boolean;
 }
+
+
 
 /**
  * Check if a given object implements the Queue interface.
@@ -91,6 +185,15 @@ export function instanceOfQueue(value: object): value is Queue {
     if (!('acked_retention_hours' in value) || value['acked_retention_hours'] === undefined) return false;
     if (!('require_ordering_key' in value) || value['require_ordering_key'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
+    if (!('single_active_consumer' in value) || value['single_active_consumer'] === undefined) return false;
+    if (!('max_deliveries_per_second' in value) || value['max_deliveries_per_second'] === undefined) return false;
+    if (!('max_messages' in value) || value['max_messages'] === undefined) return false;
+    if (!('max_bytes' in value) || value['max_bytes'] === undefined) return false;
+    if (!('overflow' in value) || value['overflow'] === undefined) return false;
+    if (!('message_ttl_seconds' in value) || value['message_ttl_seconds'] === undefined) return false;
+    if (!('on_expiry' in value) || value['on_expiry'] === undefined) return false;
+    if (!('dead_letter_topic' in value) || value['dead_letter_topic'] === undefined) return false;
+    if (!('dead_letter_keep' in value) || value['dead_letter_keep'] === undefined) return false;
     return true;
 }
 
@@ -112,6 +215,15 @@ export function QueueFromJSONTyped(json: any, ignoreDiscriminator: boolean): Que
         'require_ordering_key': json['require_ordering_key'],
         'filter': json['filter'] == null ? undefined : HeaderFilterFromJSON(json['filter']),
         'created_at': (new Date(json['created_at'])),
+        'single_active_consumer': json['single_active_consumer'],
+        'max_deliveries_per_second': json['max_deliveries_per_second'],
+        'max_messages': json['max_messages'],
+        'max_bytes': json['max_bytes'],
+        'overflow': OverflowFromJSON(json['overflow']),
+        'message_ttl_seconds': json['message_ttl_seconds'],
+        'on_expiry': OnExpiryFromJSON(json['on_expiry']),
+        'dead_letter_topic': json['dead_letter_topic'],
+        'dead_letter_keep': json['dead_letter_keep'],
     };
 }
 
@@ -134,6 +246,15 @@ export function QueueToJSONTyped(value?: Queue | null, ignoreDiscriminator: bool
         'require_ordering_key': value['require_ordering_key'],
         'filter': HeaderFilterToJSON(value['filter']),
         'created_at': value['created_at'].toISOString(),
+        'single_active_consumer': value['single_active_consumer'],
+        'max_deliveries_per_second': value['max_deliveries_per_second'],
+        'max_messages': value['max_messages'],
+        'max_bytes': value['max_bytes'],
+        'overflow': OverflowToJSON(value['overflow']),
+        'message_ttl_seconds': value['message_ttl_seconds'],
+        'on_expiry': OnExpiryToJSON(value['on_expiry']),
+        'dead_letter_topic': value['dead_letter_topic'],
+        'dead_letter_keep': value['dead_letter_keep'],
     };
 }
 

@@ -80,6 +80,42 @@ export interface QueueStats {
      */
     acked_per_second: number;
     /**
+     * Copies stored in this queue over the last 5 minutes of whole 5-second buckets (every instance): the window of the alert `MiniQueueBacklogGrowing`.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    enqueued_last_5_minutes: number;
+    /**
+     * Messages claimed (by any consumer, a push endpoint included) over the last 5 minutes: the window of the alert `MiniQueuePendingWithoutConsumers`.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    delivered_last_5_minutes: number;
+    /**
+     * Messages acked over the last 5 minutes (the window of the alert `MiniQueueBacklogGrowing`).
+     * @type {number}
+     * @memberof QueueStats
+     */
+    acked_last_5_minutes: number;
+    /**
+     * Messages dead-lettered in the last 10 minutes (the window of the alert `MiniQueueDeadLettersGrowing`).
+     * @type {number}
+     * @memberof QueueStats
+     */
+    dead_last_10_minutes: number;
+    /**
+     * Messages acked in the last 10 minutes, the same window as `dead_last_10_minutes`.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    acked_last_10_minutes: number;
+    /**
+     * The average of `oldest_pending_age_seconds` over the last day (or since the queue was made), from the depth sample of every 5-second bucket (0 at a sample with nothing pending): what the alert `MiniQueueOldestPendingTooOld` compares the age with. Null before any sample.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    oldest_pending_age_day_average_seconds: number | null;
+    /**
      * Consumer WebSockets open on this queue, on every instance.
      * @type {number}
      * @memberof QueueStats
@@ -113,6 +149,12 @@ export function instanceOfQueueStats(value: object): value is QueueStats {
     if (!('enqueued_per_second' in value) || value['enqueued_per_second'] === undefined) return false;
     if (!('delivered_per_second' in value) || value['delivered_per_second'] === undefined) return false;
     if (!('acked_per_second' in value) || value['acked_per_second'] === undefined) return false;
+    if (!('enqueued_last_5_minutes' in value) || value['enqueued_last_5_minutes'] === undefined) return false;
+    if (!('delivered_last_5_minutes' in value) || value['delivered_last_5_minutes'] === undefined) return false;
+    if (!('acked_last_5_minutes' in value) || value['acked_last_5_minutes'] === undefined) return false;
+    if (!('dead_last_10_minutes' in value) || value['dead_last_10_minutes'] === undefined) return false;
+    if (!('acked_last_10_minutes' in value) || value['acked_last_10_minutes'] === undefined) return false;
+    if (!('oldest_pending_age_day_average_seconds' in value) || value['oldest_pending_age_day_average_seconds'] === undefined) return false;
     if (!('websocket_consumers' in value) || value['websocket_consumers'] === undefined) return false;
     if (!('pollers' in value) || value['pollers'] === undefined) return false;
     if (!('depth_history' in value) || value['depth_history'] === undefined) return false;
@@ -139,6 +181,12 @@ export function QueueStatsFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'enqueued_per_second': json['enqueued_per_second'],
         'delivered_per_second': json['delivered_per_second'],
         'acked_per_second': json['acked_per_second'],
+        'enqueued_last_5_minutes': json['enqueued_last_5_minutes'],
+        'delivered_last_5_minutes': json['delivered_last_5_minutes'],
+        'acked_last_5_minutes': json['acked_last_5_minutes'],
+        'dead_last_10_minutes': json['dead_last_10_minutes'],
+        'acked_last_10_minutes': json['acked_last_10_minutes'],
+        'oldest_pending_age_day_average_seconds': json['oldest_pending_age_day_average_seconds'],
         'websocket_consumers': json['websocket_consumers'],
         'pollers': json['pollers'],
         'depth_history': json['depth_history'],
@@ -166,6 +214,12 @@ export function QueueStatsToJSONTyped(value?: QueueStats | null, ignoreDiscrimin
         'enqueued_per_second': value['enqueued_per_second'],
         'delivered_per_second': value['delivered_per_second'],
         'acked_per_second': value['acked_per_second'],
+        'enqueued_last_5_minutes': value['enqueued_last_5_minutes'],
+        'delivered_last_5_minutes': value['delivered_last_5_minutes'],
+        'acked_last_5_minutes': value['acked_last_5_minutes'],
+        'dead_last_10_minutes': value['dead_last_10_minutes'],
+        'acked_last_10_minutes': value['acked_last_10_minutes'],
+        'oldest_pending_age_day_average_seconds': value['oldest_pending_age_day_average_seconds'],
         'websocket_consumers': value['websocket_consumers'],
         'pollers': value['pollers'],
         'depth_history': value['depth_history'],

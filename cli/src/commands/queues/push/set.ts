@@ -8,7 +8,7 @@ export default class QueuesPushSet extends BrokerCommand<typeof QueuesPushSet> {
   static summary = "Give a queue a push endpoint (or change it): the broker POSTs the queue's messages there, signed.";
 
   static description =
-    'A 2xx answer acks a message; anything else, a redirect or a timeout retries it with backoff, then dead-letters it after the queue\'s max retries. The URL must be https, and resolve to public addresses (or ones in MINIQUEUE_PUSH_ALLOWED_NETWORKS). A new endpoint prints its signing secret once, on the last line; changing one keeps its secret.';
+    "A 2xx answer acks a message; anything else, a redirect or a timeout retries it with backoff, then dead-letters it after the queue's max retries. The URL must be https, and resolve to public addresses (or ones in MINIQUEUE_PUSH_ALLOWED_NETWORKS). A new endpoint prints its signing secret once, on the last line; changing one keeps its secret.";
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue https://hooks.example.com/miniqueue',

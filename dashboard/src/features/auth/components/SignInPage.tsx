@@ -68,7 +68,7 @@ function ApiKeyForm({ onSignedIn, githubToo }: { onSignedIn: (session: Session) 
   return (
     <form onSubmit={submission.onSubmit} className="mt-5 space-y-4" noValidate>
       {githubToo && (
-        <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+        <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500">
           <span className="h-px flex-1 bg-slate-200" /> or <span className="h-px flex-1 bg-slate-200" />
         </div>
       )}

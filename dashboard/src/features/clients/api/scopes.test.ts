@@ -14,7 +14,10 @@ describe('the scope picker', () => {
 
   it('drops what a broader pick already covers', () => {
     expect(scopesOf({ ...emptySelection(), admin: true, view: true, publish: ['orders'] })).toEqual(['admin']);
-    expect(scopesOf({ ...emptySelection(), publishAny: true, publish: ['orders'], extra: ['publish:later', 'consume:later'] })).toEqual(['publish:*', 'consume:later']);
+    expect(scopesOf({ ...emptySelection(), publishAny: true, publish: ['orders'], extra: ['publish:later', 'consume:later'] })).toEqual([
+      'publish:*',
+      'consume:later',
+    ]);
   });
 
   it('accepts only scopes the broker knows', () => {

@@ -81,9 +81,15 @@ function ClientTable({ clients, onRotate, onRevoke }: { clients: Client[]; onRot
       <table className="min-w-full text-sm" data-testid="client-table">
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2.5">Client</th>
-            <th scope="col" className="px-4 py-2.5">Scopes</th>
-            <th scope="col" className="hidden px-4 py-2.5 md:table-cell">Key</th>
+            <th scope="col" className="px-4 py-2.5">
+              Client
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Scopes
+            </th>
+            <th scope="col" className="hidden px-4 py-2.5 md:table-cell">
+              Key
+            </th>
             <th scope="col" className="hidden px-4 py-2.5 text-right sm:table-cell">
               <span className="sr-only">Actions</span>
             </th>
@@ -103,7 +109,10 @@ function ClientTable({ clients, onRotate, onRevoke }: { clients: Client[]; onRot
               <td className="px-4 py-2.5 align-top">
                 <span className="flex flex-wrap gap-1">
                   {client.scopes.map((scope) => (
-                    <code key={scope} className={`rounded px-1.5 py-0.5 text-xs ${scope === 'admin' ? 'bg-indigo-50 text-indigo-700' : 'bg-slate-100 text-slate-700'}`}>
+                    <code
+                      key={scope}
+                      className={`rounded px-1.5 py-0.5 text-xs ${scope === 'admin' ? 'bg-indigo-50 text-indigo-700' : 'bg-slate-100 text-slate-700'}`}
+                    >
                       {scope}
                     </code>
                   ))}

@@ -12,9 +12,15 @@ export function NewKey({ client, reason, onDone }: { client: ClientWithKey; reas
       <h2 id="new-key-title" ref={heading} tabIndex={-1} className="text-sm font-semibold text-emerald-900 outline-none">
         {reason === 'registered' ? `Registered ${client.name}` : `New key for ${client.name}`}: copy the key now
       </h2>
-      <p className="mt-1 text-sm text-emerald-800">It is shown only this once. The broker keeps only a hash, so it cannot be shown again; if it is lost, rotate it.</p>
+      <p className="mt-1 text-sm text-emerald-800">
+        It is shown only this once. The broker keeps only a hash, so it cannot be shown again; if it is lost, rotate it.
+      </p>
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code id="new-key-value" className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-emerald-200" data-testid="api-key">
+        <code
+          id="new-key-value"
+          className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-emerald-200"
+          data-testid="api-key"
+        >
           {client.api_key}
         </code>
         <CopyButton text={client.api_key} targetId="new-key-value" />

@@ -36,15 +36,36 @@ export function RegisterClientForm({ onRegistered }: { onRegistered: (client: Cl
   return (
     <Card title="Register a client">
       <form onSubmit={submission.onSubmit} className="space-y-4" noValidate aria-label="Register a client">
-        <TextField label="Client name" name="client-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="email-service" error={problems.name} hint="One client per program, so each can be revoked alone." />
+        <TextField
+          label="Client name"
+          name="client-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="email-service"
+          error={problems.name}
+          hint="One client per program, so each can be revoked alone."
+        />
         {targets.error !== undefined && (
           <p role="alert" className="text-xs text-rose-700">
             Could not load the topics and queues to choose from ({describeError(targets.error)}) Type scopes under “Other scope” instead.
           </p>
         )}
-        <ScopePicker selection={selection} onChange={setSelection} topics={targets.data?.topics ?? []} queues={targets.data?.queues ?? []} error={problems.scopes} />
+        <ScopePicker
+          selection={selection}
+          onChange={setSelection}
+          topics={targets.data?.topics ?? []}
+          queues={targets.data?.queues ?? []}
+          error={problems.scopes}
+        />
         <p className="text-xs text-slate-600" aria-live="polite">
-          Grants: {scopes.length ? scopes.map((scope) => <code key={scope} className="mr-1 rounded bg-slate-100 px-1 py-0.5">{scope}</code>) : 'nothing yet'}
+          Grants:{' '}
+          {scopes.length
+            ? scopes.map((scope) => (
+                <code key={scope} className="mr-1 rounded bg-slate-100 px-1 py-0.5">
+                  {scope}
+                </code>
+              ))
+            : 'nothing yet'}
         </p>
         <FormFailure failure={submission.failure} />
         <Button type="submit" busy={submission.busy}>

@@ -24,13 +24,27 @@ export function ScopePicker({ selection, onChange, topics, queues, error }: Prop
         <Group title="Publish to">
           <Check checked={selection.publishAny} disabled={limited} onChange={(publishAny) => set({ publishAny })} label="any topic (publish:*)" />
           {topics.map((topic) => (
-            <Check key={topic} checked={selection.publish.includes(topic)} disabled={limited || selection.publishAny} onChange={() => set({ publish: toggleIn(selection.publish, topic) })} label={topic} mono />
+            <Check
+              key={topic}
+              checked={selection.publish.includes(topic)}
+              disabled={limited || selection.publishAny}
+              onChange={() => set({ publish: toggleIn(selection.publish, topic) })}
+              label={topic}
+              mono
+            />
           ))}
         </Group>
         <Group title="Consume from">
           <Check checked={selection.consumeAny} disabled={limited} onChange={(consumeAny) => set({ consumeAny })} label="any queue (consume:*)" />
           {queues.map((queue) => (
-            <Check key={queue} checked={selection.consume.includes(queue)} disabled={limited || selection.consumeAny} onChange={() => set({ consume: toggleIn(selection.consume, queue) })} label={queue} mono />
+            <Check
+              key={queue}
+              checked={selection.consume.includes(queue)}
+              disabled={limited || selection.consumeAny}
+              onChange={() => set({ consume: toggleIn(selection.consume, queue) })}
+              label={queue}
+              mono
+            />
           ))}
         </Group>
         <OtherScope disabled={limited} onAdd={(scope) => set({ extra: [...new Set([...selection.extra, scope])] })} />
@@ -39,7 +53,12 @@ export function ScopePicker({ selection, onChange, topics, queues, error }: Prop
             {selection.extra.map((scope) => (
               <li key={scope} className="inline-flex items-center gap-1 rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs">
                 {scope}
-                <button type="button" aria-label={`Remove ${scope}`} className="text-slate-500 hover:text-slate-900" onClick={() => set({ extra: selection.extra.filter((item) => item !== scope) })}>
+                <button
+                  type="button"
+                  aria-label={`Remove ${scope}`}
+                  className="text-slate-500 hover:text-slate-900"
+                  onClick={() => set({ extra: selection.extra.filter((item) => item !== scope) })}
+                >
                   ✕
                 </button>
               </li>
@@ -56,10 +75,30 @@ export function ScopePicker({ selection, onChange, topics, queues, error }: Prop
   );
 }
 
-function Check({ checked, onChange, label, hint, disabled, mono }: { checked: boolean; onChange: (checked: boolean) => void; label: string; hint?: string; disabled?: boolean; mono?: boolean }) {
+function Check({
+  checked,
+  onChange,
+  label,
+  hint,
+  disabled,
+  mono,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  hint?: string;
+  disabled?: boolean;
+  mono?: boolean;
+}) {
   return (
     <label className={`flex items-start gap-2 ${disabled ? 'opacity-50' : ''}`}>
-      <input type="checkbox" className="mt-0.5 size-4 shrink-0 rounded border-slate-300 text-indigo-600" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
+      <input
+        type="checkbox"
+        className="mt-0.5 size-4 shrink-0 rounded border-slate-300 text-indigo-600"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+      />
       <span className="min-w-0">
         <span className={mono ? 'break-all font-mono text-xs' : 'font-medium text-slate-800'}>{label}</span>
         {hint && <span className="block text-xs text-slate-500">{hint}</span>}

@@ -40,7 +40,9 @@ export function describeSelection(verb: 'Replayed' | 'Deleted', result: DeadLett
   if (result.failed.length === 0) return done;
   const gone = result.failed.filter((failure) => failure.status === 404).length;
   const alive = result.failed.length - gone;
-  const reasons = [gone > 0 && `${messages(gone)} no longer existed`, alive > 0 && `${messages(alive)} ${alive === 1 ? 'was' : 'were'} no longer dead`].filter(Boolean);
+  const reasons = [gone > 0 && `${messages(gone)} no longer existed`, alive > 0 && `${messages(alive)} ${alive === 1 ? 'was' : 'were'} no longer dead`].filter(
+    Boolean,
+  );
   return `${done} ${reasons.join(' and ')}, so ${result.failed.length === 1 ? 'it was' : 'they were'} left alone.`;
 }
 

@@ -77,7 +77,9 @@ export function DeadLettersPage() {
       )}
       {dead.loading && <Loading />}
       {dead.error !== undefined && <ErrorNotice error={dead.error} onRetry={dead.reload} />}
-      {dead.data?.items.length === 0 && <Empty title={query.queue ? `No dead letters in ${query.queue}` : 'No dead letters'}>Nothing has failed for good. Good.</Empty>}
+      {dead.data?.items.length === 0 && (
+        <Empty title={query.queue ? `No dead letters in ${query.queue}` : 'No dead letters'}>Nothing has failed for good. Good.</Empty>
+      )}
       {items.length > 0 && (
         <div className="space-y-3" data-testid="dead-letters">
           {items.map((message) => (

@@ -5,5 +5,4 @@ export const countReplay = (mq: MiniQueue, queue: string, from: ReplayFrom): Pro
   mq.history.replay(queue, { ...from, dryRun: true });
 
 /** Delivers them again, as new messages (one idempotency key per call: its retries never copy twice). */
-export const replayFromHistory = (mq: MiniQueue, queue: string, from: ReplayFrom): Promise<HistoryReplayResult> =>
-  mq.history.replay(queue, from);
+export const replayFromHistory = (mq: MiniQueue, queue: string, from: ReplayFrom): Promise<HistoryReplayResult> => mq.history.replay(queue, from);

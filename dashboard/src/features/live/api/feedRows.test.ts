@@ -38,7 +38,10 @@ describe('feed rows', () => {
   });
 
   it('filters by type and by queue, keeping the drop marker for a queue', () => {
-    const rows = appendToFeed([], [at(0), at(0, { eventType: 'ACKED', queueName: 'other' }), at(0, { eventType: 'EVENTS_DROPPED', queueName: null, count: 7 })]);
+    const rows = appendToFeed(
+      [],
+      [at(0), at(0, { eventType: 'ACKED', queueName: 'other' }), at(0, { eventType: 'EVENTS_DROPPED', queueName: null, count: 7 })],
+    );
     expect(filterRows(rows, { queue: 'q' }).map((row) => row.eventType)).toEqual(['EVENTS_DROPPED', 'PUBLISHED']);
     expect(filterRows(rows, { eventType: 'ACKED' }).map((row) => row.queueName)).toEqual(['other']);
     expect(filterRows(rows, { eventType: 'ACKED', queue: 'q' })).toEqual([]);

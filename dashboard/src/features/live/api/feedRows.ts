@@ -1,4 +1,4 @@
-import { EVENTS_DROPPED, type MonitorEvent } from '@miniqueue/sdk';
+import { EVENTS_DROPPED, MONITOR_VERBS, type MonitorEvent } from '@miniqueue/sdk';
 
 /**
  * One line of the feed: the events of one type on one queue within one second, summed. At a few
@@ -43,7 +43,15 @@ export function appendToFeed(rows: readonly FeedRow[], arrived: readonly Monitor
       }
     }
     if (index === -1) {
-      next.unshift({ key: `${++sequence}`, timestamp: event.timestamp, eventType: event.eventType, queueName: event.queueName, count: event.count, details: [event.detail], events: 1 });
+      next.unshift({
+        key: `${++sequence}`,
+        timestamp: event.timestamp,
+        eventType: event.eventType,
+        queueName: event.queueName,
+        count: event.count,
+        details: [event.detail],
+        events: 1,
+      });
       continue;
     }
     const row = next[index];
@@ -58,16 +66,6 @@ export function appendToFeed(rows: readonly FeedRow[], arrived: readonly Monitor
   return next.slice(0, limit);
 }
 
-const VERBS: Record<string, string> = {
-  PUBLISHED: 'published to',
-  CONSUMED: 'consumed from',
-  ACKED: 'acknowledged on',
-  NACKED: 'rejected on',
-  REDELIVERED: 'redelivered on',
-  DEAD: 'moved to the dead-letter queue of',
-  REPLAYED: 'replayed from the dead-letter queue of',
-};
-
 /** The row in words: the event's own when it is one event, a sum in the broker's wording when many. */
 export function describeRow(row: FeedRow): string {
   if (row.eventType === EVENTS_DROPPED) {
@@ -75,7 +73,7 @@ export function describeRow(row: FeedRow): string {
   }
   if (row.events === 1) return row.details[0];
   if (row.eventType === 'CREATED') return `${row.count} topics and queues created`;
-  const verb = VERBS[row.eventType] ?? `${row.eventType.toLowerCase()} on`;
+  const verb = MONITOR_VERBS[row.eventType] ?? `${row.eventType.toLowerCase()} on`;
   return `${row.count} ${row.count === 1 ? 'message' : 'messages'} ${verb} ${row.queueName ?? 'a topic'}`;
 }
 

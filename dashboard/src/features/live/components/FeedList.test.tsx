@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { appendToFeed } from '../api/feedRows';
 import { FeedList } from './FeedList';
 
-const event = (eventType: string, detail: string, extra = {}) => ({ eventType, queueName: 'q', detail, count: 1, timestamp: '2026-11-29T10:00:00.000Z', ...extra });
+const event = (eventType: string, detail: string, extra = {}) => ({
+  eventType,
+  queueName: 'q',
+  detail,
+  count: 1,
+  timestamp: '2026-11-29T10:00:00.000Z',
+  ...extra,
+});
 
 describe('the feed list', () => {
   it('shows each event with its type, newest first', () => {

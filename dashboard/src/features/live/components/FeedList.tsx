@@ -49,7 +49,10 @@ export function FeedList({ rows, compact = false }: { rows: FeedRow[]; compact?:
           </time>
           <EventType type={row.eventType} />
           {row.events > 1 && (
-            <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold tabular-nums text-slate-700" title={`${row.events} events in this second`}>
+            <span
+              className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold tabular-nums text-slate-700"
+              title={`${row.events} events in this second`}
+            >
               ×{formatCount(row.count)}
             </span>
           )}
@@ -64,7 +67,9 @@ function CompactText({ row }: { row: FeedRow }) {
   return (
     <span className="min-w-0 flex-1 text-slate-700" title={describeRow(row)}>
       {row.queueName && <span className="mr-1.5 font-medium text-slate-900">{row.queueName}</span>}
-      <span className="break-words text-slate-600">{row.events === 1 || !row.queueName ? shortenIds(describeRow(row)) : `${formatCount(row.count)} messages`}</span>
+      <span className="break-words text-slate-600">
+        {row.events === 1 || !row.queueName ? shortenIds(describeRow(row)) : `${formatCount(row.count)} messages`}
+      </span>
     </span>
   );
 }

@@ -38,8 +38,8 @@ export function LivePage() {
       />
       {status === 'reconnecting' && (
         <p role="status" className="mb-4 rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-          The live feed is disconnected{detail ? ` (${detail})` : ''}. Reconnecting automatically… If it never connects, the broker may
-          not accept live connections from this address: add <code className="font-mono">{window.location.origin}</code> to its{' '}
+          The live feed is disconnected{detail ? ` (${detail})` : ''}. Reconnecting automatically… If it never connects, the broker may not accept live
+          connections from this address: add <code className="font-mono">{window.location.origin}</code> to its{' '}
           <code className="font-mono">CORS_ALLOWED_ORIGINS</code>.
         </p>
       )}
@@ -56,8 +56,8 @@ export function LivePage() {
       >
         {paused && (
           <p role="status" className="mb-3 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200" data-testid="paused">
-            Paused at {formatClock(paused.at)}: {formatCount(received - paused.received)} new {received - paused.received === 1 ? 'event' : 'events'} since. Resume to
-            see them.
+            Paused at {formatClock(paused.at)}: {formatCount(received - paused.received)} new {received - paused.received === 1 ? 'event' : 'events'} since.
+            Resume to see them.
           </p>
         )}
         <FeedList rows={filtered} />

@@ -21,7 +21,7 @@ const FLUSH_MS = 250;
 const MAX_RECONNECT_DELAY_MS = 15_000;
 
 /**
- * One /ws/monitor connection for the whole signed-in app, so the feed and the counts keep running
+ * One watch of the live feed (on the client's stream, or /ws/monitor) for the whole signed-in app, so the feed and the counts keep running
  * while the person moves between pages.
  */
 export function MonitorProvider({ children }: { children: ReactNode }) {

@@ -9,6 +9,8 @@ import { useResource } from '../../../lib/useResource';
 import { FeedList } from '../../live/components/FeedList';
 import { useMonitor, useRefreshOnActivity } from '../../live/components/MonitorProvider';
 import { loadOverview } from '../api/overview';
+import { useQueueStatsLive } from '../../attention/api/useQueueStatsLive';
+import { NeedsAttention } from '../../attention/components/NeedsAttention';
 import { RateHistoryChart } from '../../rates/components/RateHistoryChart';
 import { ACKED, DELIVERED, ENQUEUED, PUBLISHED } from '../../rates/lines';
 
@@ -24,17 +26,34 @@ export function OverviewPage() {
   const overview = useResource((signal) => loadOverview(mq, signal), [mq]);
   const { rows } = useMonitor();
   useRefreshOnActivity(overview.reload);
+  const stats = useQueueStatsLive();
 
   return (
     <>
-      <PageHeader title="Overview" description="Messages in every queue by status. The counts refresh whenever the broker reports activity." />
+      <PageHeader
+        title="Overview"
+        description="What needs attention first, then messages in every queue by status. The counts refresh whenever the broker reports activity."
+      />
+      {stats.data && (
+        <div className="mb-5">
+          <NeedsAttention stats={stats.data} />
+        </div>
+      )}
       {overview.loading && <Loading />}
       {overview.error !== undefined && <ErrorNotice error={overview.error} onRetry={overview.reload} />}
       {overview.data && (
         <>
           <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="overview-counts">
             {TILES.map((tile) => (
-              <CountTile key={tile.key} status={tile.status} label={tile.label} value={overview.data![tile.key]} meaning={tile.meaning} large testId={`count-${tile.key}`} />
+              <CountTile
+                key={tile.key}
+                status={tile.status}
+                label={tile.label}
+                value={overview.data![tile.key]}
+                meaning={tile.meaning}
+                large
+                testId={`count-${tile.key}`}
+              />
             ))}
           </dl>
           <p className="mt-3 text-sm text-slate-600">
@@ -46,9 +65,7 @@ export function OverviewPage() {
         </>
       )}
       <div className="mt-6 grid gap-6 xl:grid-cols-5">
-        <Card title="Throughput, last hour" className="xl:col-span-3">
-          <RateHistoryChart lines={[PUBLISHED, ENQUEUED, DELIVERED, ACKED]} testId="overview-chart" />
-        </Card>
+        <RateHistoryChart title="Throughput" className="xl:col-span-3" lines={[PUBLISHED, ENQUEUED, DELIVERED, ACKED]} testId="overview-chart" />
         <Card
           title="Recent activity"
           className="xl:col-span-2"

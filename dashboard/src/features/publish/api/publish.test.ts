@@ -5,7 +5,13 @@ import { checkJson } from '../../../lib/json';
 
 describe('publishing', () => {
   it('sends header rows as a map, skipping blank names', () => {
-    expect(headersOf([{ name: ' content-type ', value: 'application/json' }, { name: '', value: 'ignored' }, { name: 'x', value: '' }])).toEqual({
+    expect(
+      headersOf([
+        { name: ' content-type ', value: 'application/json' },
+        { name: '', value: 'ignored' },
+        { name: 'x', value: '' },
+      ]),
+    ).toEqual({
       'content-type': 'application/json',
       x: '',
     });

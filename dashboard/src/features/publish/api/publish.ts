@@ -16,8 +16,7 @@ export function headersOf(rows: Draft['headers']): Record<string, string> | unde
   return Object.fromEntries(filled.map((row) => [row.name.trim(), row.value]));
 }
 
-export const loadTopicNames = async (mq: MiniQueue, signal: AbortSignal): Promise<string[]> =>
-  (await mq.topics.list({ signal })).map((topic) => topic.name);
+export const loadTopicNames = async (mq: MiniQueue, signal: AbortSignal): Promise<string[]> => (await mq.topics.list({ signal })).map((topic) => topic.name);
 
 export function publishDraft(mq: MiniQueue, draft: Draft): Promise<PublishResult> {
   return mq.publish(draft.topic, draft.payload, {

@@ -12,7 +12,8 @@ export function PublishOutcome({ topic, result }: { topic: string; result: Publi
         )}
         {result.queues.length === 0 ? (
           <p className="text-slate-700">
-            No queue bound to <strong>{topic}</strong> took it (none is bound, or no queue&apos;s filter matched its headers), so the message was not stored anywhere.
+            No queue bound to <strong>{topic}</strong> took it (none is bound, or no queue&apos;s filter matched its headers), so the message was not stored
+            anywhere.
           </p>
         ) : (
           <>

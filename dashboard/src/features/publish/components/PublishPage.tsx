@@ -55,7 +55,10 @@ export function PublishPage() {
   if (topics.error !== undefined) return <ErrorNotice error={topics.error} onRetry={topics.reload} />;
   return (
     <>
-      <PageHeader title="Publish" description="Send a message to a topic, as a producer would. Every queue bound to the topic whose filter matches gets a copy." />
+      <PageHeader
+        title="Publish"
+        description="Send a message to a topic, as a producer would. Every queue bound to the topic whose filter matches gets a copy."
+      />
       {topics.data?.length === 0 ? (
         <Empty title="No topics to publish to">
           Create one on{' '}
@@ -74,7 +77,13 @@ export function PublishPage() {
                     <option key={name}>{name}</option>
                   ))}
                 </SelectField>
-                <SelectField label="Payload template" name="template" value="" onChange={(event) => pickTemplate(event.target.value)} hint="Replaces the payload below.">
+                <SelectField
+                  label="Payload template"
+                  name="template"
+                  value=""
+                  onChange={(event) => pickTemplate(event.target.value)}
+                  hint="Replaces the payload below."
+                >
                   <option value="">Choose a template…</option>
                   {TEMPLATES.map((template) => (
                     <option key={template.id} value={template.id}>
@@ -90,12 +99,23 @@ export function PublishPage() {
                 spellCheck={false}
                 value={payload}
                 onChange={(event) => setPayload(event.target.value)}
-                error={json.ok ? (bytes > PAYLOAD_LIMIT ? `${formatCount(bytes)} bytes: over the broker's default limit of ${formatCount(PAYLOAD_LIMIT)}.` : null) : json.message}
+                error={
+                  json.ok
+                    ? bytes > PAYLOAD_LIMIT
+                      ? `${formatCount(bytes)} bytes: over the broker's default limit of ${formatCount(PAYLOAD_LIMIT)}.`
+                      : null
+                    : json.message
+                }
                 hint={`${formatCount(bytes)} bytes${isJson ? ' · valid JSON' : ''}`}
               />
               <div className="flex flex-wrap items-center gap-4">
                 <label className="inline-flex items-center gap-2 text-sm text-slate-700">
-                  <input type="checkbox" checked={isJson} onChange={(event) => setIsJson(event.target.checked)} className="size-4 rounded border-slate-300 text-indigo-600" />
+                  <input
+                    type="checkbox"
+                    checked={isJson}
+                    onChange={(event) => setIsJson(event.target.checked)}
+                    className="size-4 rounded border-slate-300 text-indigo-600"
+                  />
                   Check that the payload is JSON
                 </label>
                 {isJson && json.ok && (
@@ -106,9 +126,29 @@ export function PublishPage() {
               </div>
               <HeaderRows rows={headers} onChange={setHeaders} />
               <div className="grid gap-4 sm:grid-cols-2">
-                <TextField label="Delay (seconds)" name="delay" inputMode="numeric" value={delay} onChange={(event) => setDelay(event.target.value)} error={delayValid ? null : 'A whole number from 0 to 900.'} hint="How long before consumers can claim it." />
-                <TextField label="Idempotency key (optional)" name="idempotency-key" value={idempotencyKey} onChange={(event) => setIdempotencyKey(event.target.value)} hint="Publishing again with the same key stores nothing new." />
-                <TextField label="Ordering key (optional)" name="ordering-key" value={orderingKey} onChange={(event) => setOrderingKey(event.target.value)} hint="Messages with the same key are delivered one at a time, in order." />
+                <TextField
+                  label="Delay (seconds)"
+                  name="delay"
+                  inputMode="numeric"
+                  value={delay}
+                  onChange={(event) => setDelay(event.target.value)}
+                  error={delayValid ? null : 'A whole number from 0 to 900.'}
+                  hint="How long before consumers can claim it."
+                />
+                <TextField
+                  label="Idempotency key (optional)"
+                  name="idempotency-key"
+                  value={idempotencyKey}
+                  onChange={(event) => setIdempotencyKey(event.target.value)}
+                  hint="Publishing again with the same key stores nothing new."
+                />
+                <TextField
+                  label="Ordering key (optional)"
+                  name="ordering-key"
+                  value={orderingKey}
+                  onChange={(event) => setOrderingKey(event.target.value)}
+                  hint="Messages with the same key are delivered one at a time, in order."
+                />
               </div>
               <FormFailure failure={submission.failure} />
               <Button type="submit" busy={submission.busy} disabled={!json.ok || !delayValid || !topic}>
@@ -116,7 +156,13 @@ export function PublishPage() {
               </Button>
             </form>
           </Card>
-          <div>{outcome ? <PublishOutcome topic={outcome.topic} result={outcome.result} /> : <Empty title="Nothing published yet">The queues a message reaches are listed here.</Empty>}</div>
+          <div>
+            {outcome ? (
+              <PublishOutcome topic={outcome.topic} result={outcome.result} />
+            ) : (
+              <Empty title="Nothing published yet">The queues a message reaches are listed here.</Empty>
+            )}
+          </div>
         </div>
       )}
     </>

@@ -11,7 +11,9 @@ export function NewSecret({ queue, secret, onDone }: { queue: string; secret: st
       <h4 id="push-secret-title" ref={heading} tabIndex={-1} className="text-sm font-semibold text-emerald-900 outline-none">
         Signing secret for {queue}: copy it now
       </h4>
-      <p className="mt-1 text-sm text-emerald-800">It is shown only this once. Give it to the receiver, which checks every push with it; if it is lost, rotate it.</p>
+      <p className="mt-1 text-sm text-emerald-800">
+        It is shown only this once. Give it to the receiver, which checks every push with it; if it is lost, rotate it.
+      </p>
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <code id="push-secret-value" className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-emerald-200">
           {secret}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSession } from '../../../app/session';
 import { Button } from '../../../lib/ui/Button';
 import { useConfirm } from '../../../lib/ui/ConfirmDialog';
@@ -16,15 +16,26 @@ export function PushSettings({ queue }: { queue: string }) {
   const endpoint = useResource((signal) => loadPush(mq, queue, signal), [mq, queue]);
   const [url, setUrl] = useState('');
   const [maxInFlight, setMaxInFlight] = useState('4');
+  const [timeoutSeconds, setTimeoutSeconds] = useState('');
+  // The form starts from what is set, so a change is an edit of the current endpoint.
+  useEffect(() => {
+    if (!endpoint.data) return;
+    setUrl(endpoint.data.url);
+    setMaxInFlight(String(endpoint.data.max_in_flight));
+    setTimeoutSeconds(String(endpoint.data.timeout_seconds));
+  }, [endpoint.data]);
   const [secret, setSecret] = useState<string | null>(null);
   const confirm = useConfirm();
 
-  const save = useSubmit(() => setPush(mq, queue, url.trim(), Number(maxInFlight)), {
-    onSuccess: (saved) => {
-      if (hasSecret(saved)) setSecret(saved.secret);
-      endpoint.reload();
+  const save = useSubmit(
+    () => setPush(mq, queue, url.trim(), { maxInFlight: Number(maxInFlight), timeoutSeconds: timeoutSeconds.trim() ? Number(timeoutSeconds) : undefined }),
+    {
+      onSuccess: (saved) => {
+        if (hasSecret(saved)) setSecret(saved.secret);
+        endpoint.reload();
+      },
     },
-  });
+  );
   const askRotate = () =>
     confirm.ask({
       title: `New signing secret for ${queue}?`,
@@ -56,14 +67,40 @@ export function PushSettings({ queue }: { queue: string }) {
       {current === null && <p className="mt-1 text-sm text-slate-600">None: consumers pull this queue&apos;s messages.</p>}
       {current && (
         <p className="mt-1 break-all text-sm text-slate-700" data-testid="push-url">
-          POSTs to <span className="font-mono">{current.url}</span>, at most {current.max_in_flight} at once.
+          POSTs to <span className="font-mono">{current.url}</span>, at most {current.max_in_flight} at once, each given {current.timeout_seconds} s to answer.
         </p>
       )}
       {secret && <NewSecret queue={queue} secret={secret} onDone={() => setSecret(null)} />}
       {admin && (
         <form onSubmit={save.onSubmit} className="mt-2 flex flex-wrap items-end gap-3" aria-label={`Set the push endpoint of ${queue}`}>
-          <TextField label="Endpoint URL" type="url" required placeholder="https://hooks.example.com/miniqueue" value={url} onChange={(event) => setUrl(event.target.value)} className="min-w-72 flex-1" />
-          <TextField label="At most in flight" type="number" min={1} max={100} required value={maxInFlight} onChange={(event) => setMaxInFlight(event.target.value)} className="w-36" />
+          <TextField
+            label="Endpoint URL"
+            type="url"
+            required
+            placeholder="https://hooks.example.com/miniqueue"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            className="min-w-72 flex-1"
+          />
+          <TextField
+            label="At most in flight"
+            type="number"
+            min={1}
+            max={100}
+            required
+            value={maxInFlight}
+            onChange={(event) => setMaxInFlight(event.target.value)}
+            className="w-36"
+          />
+          <TextField
+            label="Timeout (seconds)"
+            type="number"
+            min={1}
+            placeholder="default"
+            value={timeoutSeconds}
+            onChange={(event) => setTimeoutSeconds(event.target.value)}
+            className="w-36"
+          />
           <Button type="submit" variant="secondary" busy={save.busy}>
             {current ? 'Change endpoint' : 'Set endpoint'}
           </Button>

@@ -1,8 +1,11 @@
 import { BadRequestError, type HeaderFilter, type MiniQueue, type Queue, type QueueChanges } from '@miniqueue/sdk';
 import { filterOf } from '../../topics/api/topology';
+import { gateChanges, gateFormOf, gatesEdited, type GateForm } from './gateSettings';
+import { boundsChanges, boundsEdited, boundsFormOf, type BoundsForm } from './boundSettings';
+import { expiryChanges, expiryEdited, expiryFormOf, type ExpiryForm } from './expirySettings';
 
 /** The settings form as typed: text, because an empty retention means "the broker's default" and an empty filter "no filter". */
-export interface SettingsForm {
+export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm {
   ackTimeoutSeconds: string;
   maxRetries: string;
   ackedRetentionHours: string;
@@ -11,7 +14,7 @@ export interface SettingsForm {
 }
 
 type NumberField = 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours';
-type TextField = NumberField | 'filter';
+type TextField = NumberField | 'filter' | 'maxDeliveriesPerSecond' | 'maxMessages' | 'maxBytes' | 'messageTtlSeconds' | 'deadLetterTopic';
 
 /** A filter as people read it: pretty JSON, or nothing. */
 export const filterText = (filter: HeaderFilter | undefined): string => (filter ? JSON.stringify(filter, null, 2) : '');
@@ -22,13 +25,22 @@ export const formOf = (queue: Queue): SettingsForm => ({
   ackedRetentionHours: queue.acked_retention_hours === null ? '' : String(queue.acked_retention_hours),
   filter: filterText(queue.filter),
   requireOrderingKey: queue.require_ordering_key,
+  ...gateFormOf(queue),
+  ...boundsFormOf(queue),
+  ...expiryFormOf(queue),
 });
 
 /** Edited at all, valid or not: saving an invalid value says what is wrong with it. */
 export function isEdited(queue: Queue, form: SettingsForm): boolean {
   const initial = formOf(queue);
   const texts: TextField[] = ['ackTimeoutSeconds', 'maxRetries', 'ackedRetentionHours', 'filter'];
-  return texts.some((field) => form[field].trim() !== initial[field]) || form.requireOrderingKey !== initial.requireOrderingKey;
+  return (
+    texts.some((field) => form[field].trim() !== initial[field]) ||
+    form.requireOrderingKey !== initial.requireOrderingKey ||
+    gatesEdited(queue, form) ||
+    boundsEdited(queue, form) ||
+    expiryEdited(queue, form)
+  );
 }
 
 export type SettingsProblems = Partial<Record<TextField, string>>;
@@ -67,6 +79,11 @@ export function settingsChanges(queue: Queue, form: SettingsForm): { changes: Qu
   if (filter.problem) problems.filter = filter.problem;
   else if (JSON.stringify(filter.filter ?? null) !== JSON.stringify(queue.filter ?? null)) changes.filter = filter.filter ?? null;
   if (form.requireOrderingKey !== queue.require_ordering_key) changes.requireOrderingKey = form.requireOrderingKey;
+  const gates = gateChanges(queue, form);
+  if (gates.problem) problems.maxDeliveriesPerSecond = gates.problem;
+  Object.assign(changes, gates.changes);
+  boundsChanges(queue, form, changes, problems);
+  expiryChanges(queue, form, changes, problems);
   return { changes, problems };
 }
 
@@ -76,6 +93,11 @@ const FIELD_OF: Record<string, TextField> = {
   max_retries: 'maxRetries',
   acked_retention_hours: 'ackedRetentionHours',
   filter: 'filter',
+  max_deliveries_per_second: 'maxDeliveriesPerSecond',
+  max_messages: 'maxMessages',
+  max_bytes: 'maxBytes',
+  message_ttl_seconds: 'messageTtlSeconds',
+  dead_letter_topic: 'deadLetterTopic',
 };
 
 /** A 400's field problems by form field (`filter.or[0]` belongs to the filter); empty for any other failure. */

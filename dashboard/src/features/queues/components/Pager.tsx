@@ -20,7 +20,17 @@ export function cursorPages(stack: (string | undefined)[], setStack: (stack: (st
   };
 }
 
-export function Pager({ pages, nextCursor, label, pageCount }: { pages: CursorPages; nextCursor: string | null | undefined; label: string; pageCount?: number }) {
+export function Pager({
+  pages,
+  nextCursor,
+  label,
+  pageCount,
+}: {
+  pages: CursorPages;
+  nextCursor: string | null | undefined;
+  label: string;
+  pageCount?: number;
+}) {
   if (pages.page === 1 && !nextCursor) return null;
   return (
     <nav aria-label={label} className="flex items-center justify-between gap-2 pt-3">

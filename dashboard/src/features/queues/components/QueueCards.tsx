@@ -1,4 +1,5 @@
 import type { QueueStats } from '@miniqueue/sdk';
+import { needsAttention } from '../../attention/api/conditions';
 import { QUEUE_COLUMNS } from './queueColumns';
 
 const [NAME, ...FACTS] = QUEUE_COLUMNS;
@@ -10,7 +11,12 @@ export function QueueCards({ rows }: { rows: QueueStats[] }) {
   return (
     <ul className="grid gap-3 sm:grid-cols-2 xl:hidden" aria-label="Queues">
       {rows.map((row) => (
-        <li key={row.queue} data-queue={row.queue} className="rounded-lg bg-white p-3 shadow-xs ring-1 ring-slate-200">
+        <li
+          key={row.queue}
+          data-queue={row.queue}
+          data-flagged={needsAttention(row)}
+          className={`rounded-lg bg-white p-3 shadow-xs ${needsAttention(row) ? 'ring-2 ring-rose-300' : 'ring-1 ring-slate-200'}`}
+        >
           <div className="flex items-start justify-between gap-3">
             {NAME.render(row)}
             {DEPTH.render(row)}

@@ -1,4 +1,5 @@
 import type { QueueStats } from '@miniqueue/sdk';
+import { needsAttention } from '../../attention/api/conditions';
 import type { Sort } from '../api/queueTable';
 import { QUEUE_COLUMNS, type QueueSortKey } from './queueColumns';
 
@@ -17,9 +18,20 @@ export function QueueTable({ rows, sort, onSort }: { rows: QueueStats[]; sort: S
             const sorted = sort.key === column.key;
             const align = column.align === 'left' ? 'text-left' : 'text-right';
             return (
-              <th key={column.key} data-key={column.key} scope="col" className={`whitespace-nowrap px-2 py-2.5 first:pl-4 last:pr-4 ${align}`} title={column.meaning} aria-sort={sorted ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+              <th
+                key={column.key}
+                data-key={column.key}
+                scope="col"
+                className={`whitespace-nowrap px-2 py-2.5 first:pl-4 last:pr-4 ${align}`}
+                title={column.meaning}
+                aria-sort={sorted ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+              >
                 {column.value ? (
-                  <button type="button" onClick={() => onSort(column.key as QueueSortKey)} className={`inline-flex items-center gap-1 hover:text-slate-900 ${sorted ? 'text-slate-900' : ''}`}>
+                  <button
+                    type="button"
+                    onClick={() => onSort(column.key as QueueSortKey)}
+                    className={`inline-flex items-center gap-1 hover:text-slate-900 ${sorted ? 'text-slate-900' : ''}`}
+                  >
                     {/* The arrow sits on the side away from the numbers, so a label ends where its numbers do. */}
                     {column.align !== 'left' && <SortArrow sort={sorted ? sort.direction : null} />}
                     <span data-label>{column.label}</span>
@@ -35,9 +47,18 @@ export function QueueTable({ rows, sort, onSort }: { rows: QueueStats[]; sort: S
       </thead>
       <tbody className="divide-y divide-slate-100">
         {rows.map((row) => (
-          <tr key={row.queue} data-queue={row.queue} className="hover:bg-slate-50/70">
+          <tr
+            key={row.queue}
+            data-queue={row.queue}
+            data-flagged={needsAttention(row)}
+            className={needsAttention(row) ? 'bg-rose-50/40 shadow-[inset_3px_0_0_var(--color-rose-500)]' : 'hover:bg-slate-50/70'}
+          >
             {QUEUE_COLUMNS.map((column) => (
-              <td key={column.key} data-key={column.key} className={`px-2 py-2.5 align-middle first:pl-4 last:pr-4 ${column.align === 'left' ? 'text-left' : 'text-right'}`}>
+              <td
+                key={column.key}
+                data-key={column.key}
+                className={`px-2 py-2.5 align-middle first:pl-4 last:pr-4 ${column.align === 'left' ? 'text-left' : 'text-right'}`}
+              >
                 {column.key === 'depth' ? <span className="inline-flex justify-end">{column.render(row)}</span> : column.render(row)}
               </td>
             ))}

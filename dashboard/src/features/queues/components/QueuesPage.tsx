@@ -4,9 +4,8 @@ import { formatCount } from '../../../lib/format';
 import { Link, navigate, usePath } from '../../../lib/router';
 import { PageHeader } from '../../../lib/ui/Card';
 import { Empty, ErrorNotice, Loading } from '../../../lib/ui/States';
-import { useResource } from '../../../lib/useResource';
-import { useRefreshOnActivity } from '../../live/components/MonitorProvider';
-import { loadQueueStats } from '../api/queues';
+import { needsAttention } from '../../attention/api/conditions';
+import { useQueueStatsLive } from '../../attention/api/useQueueStatsLive';
 import { filterByName, nextSort, sortRows, type Sort } from '../api/queueTable';
 import { QueueCards } from './QueueCards';
 import { QUEUE_COLUMNS, queueHref, type QueueSortKey } from './queueColumns';
@@ -16,12 +15,12 @@ const SORTABLE = QUEUE_COLUMNS.filter((column) => column.value);
 const CONTROL = 'rounded-md border-0 py-1.5 pl-2 text-sm ring-1 ring-inset ring-slate-300';
 
 export function QueuesPage() {
-  const { mq, admin } = useSession();
+  const { admin } = useSession();
   const { search } = usePath();
-  const stats = useResource((signal) => loadQueueStats(mq, signal), [mq]);
+  const stats = useQueueStatsLive();
   const [filter, setFilter] = useState('');
+  const [onlyFlagged, setOnlyFlagged] = useState(search.get('attention') === '1');
   const [sort, setSort] = useState<Sort<QueueSortKey>>({ key: 'queue', direction: 'asc' });
-  useRefreshOnActivity(stats.reload);
 
   // The former address of a queue's messages, /queues?queue=x, leads to its page.
   const legacy = search.get('queue');
@@ -30,7 +29,9 @@ export function QueuesPage() {
   }, [legacy]);
 
   const column = QUEUE_COLUMNS.find((candidate) => candidate.key === sort.key)!;
-  const rows = sortRows(filterByName(stats.data ?? [], filter), column.value!, sort.direction);
+  const flaggedCount = (stats.data ?? []).filter((row) => needsAttention(row)).length;
+  const named = filterByName(stats.data ?? [], filter);
+  const rows = sortRows(onlyFlagged ? named.filter((row) => needsAttention(row)) : named, column.value!, sort.direction);
   const onSort = (key: QueueSortKey) => setSort(nextSort(sort, key, key === 'queue'));
 
   return (
@@ -80,11 +81,22 @@ export function QueuesPage() {
                 ])}
               </select>
             </label>
-            <span className="text-sm text-slate-500" aria-live="polite">
-              {rows.length === stats.data.length ? `${formatCount(rows.length)} queues` : `${formatCount(rows.length)} of ${formatCount(stats.data.length)} queues`}
+            <label className={`flex items-center gap-2 text-sm ${flaggedCount > 0 ? 'font-medium text-rose-800' : 'text-slate-600'}`}>
+              <input
+                type="checkbox"
+                checked={onlyFlagged}
+                onChange={(event) => setOnlyFlagged(event.target.checked)}
+                className="size-4 rounded border-slate-400"
+              />
+              Only those needing attention ({formatCount(flaggedCount)})
+            </label>
+            <span className="text-sm text-slate-600" aria-live="polite">
+              {rows.length === stats.data.length
+                ? `${formatCount(rows.length)} queues`
+                : `${formatCount(rows.length)} of ${formatCount(stats.data.length)} queues`}
             </span>
           </div>
-          {rows.length === 0 && <Empty title={`No queue or topic matches “${filter}”`} />}
+          {rows.length === 0 && <Empty title={onlyFlagged && !filter ? 'No queue needs attention' : `No queue or topic matches “${filter}”`} />}
           {rows.length > 0 && (
             <>
               <div className="hidden overflow-hidden rounded-lg bg-white shadow-xs ring-1 ring-slate-200 xl:block">

@@ -5,6 +5,8 @@ import { formatAge, formatCount } from '../../../lib/format';
 import { Link } from '../../../lib/router';
 import { Sparkline } from '../../../lib/ui/Sparkline';
 import { STATUS_COLOURS } from '../../../lib/ui/Status';
+import { attentionOf } from '../../attention/api/conditions';
+import { AttentionBadges } from '../../attention/components/AttentionBadges';
 import { COUNT_COLUMNS } from './columns';
 
 export type QueueSortKey = 'queue' | 'pending' | 'unacked' | 'dead' | 'enqueued' | 'delivered' | 'acked' | 'consumers' | 'oldest';
@@ -25,9 +27,14 @@ export interface QueueColumn {
 export const queueHref = (queue: string) => `/queues/${encodeURIComponent(queue)}`;
 
 const consumers = (row: QueueStats) => row.websocket_consumers + row.pollers;
-const muted = (value: number) => (value > 0 ? 'text-slate-800' : 'text-slate-300');
+const muted = (value: number) => (value > 0 ? 'text-slate-800' : 'text-slate-500');
 
-const rateColumn = (key: 'enqueued' | 'delivered' | 'acked', label: string, meaning: string, field: 'enqueued_per_second' | 'delivered_per_second' | 'acked_per_second'): QueueColumn => ({
+const rateColumn = (
+  key: 'enqueued' | 'delivered' | 'acked',
+  label: string,
+  meaning: string,
+  field: 'enqueued_per_second' | 'delivered_per_second' | 'acked_per_second',
+): QueueColumn => ({
   key,
   label,
   meaning,
@@ -48,21 +55,20 @@ export const QUEUE_COLUMNS: QueueColumn[] = [
           {row.queue}
         </Link>
         <span className="block truncate text-xs text-slate-500">topic {row.topic}</span>
+        <AttentionBadges attention={attentionOf(row)} className="mt-1" />
       </span>
     ),
   },
-  ...COUNT_COLUMNS.filter((column) => column.key !== 'acked').map(
-    (column): QueueColumn => ({
-      key: column.key,
-      label: column.label,
-      value: (row) => row[column.key],
-      render: (row) => (
-        <span data-column={column.key} className={`font-semibold tabular-nums ${row[column.key] > 0 ? STATUS_COLOURS[column.status].text : 'text-slate-300'}`}>
-          {formatCount(row[column.key])}
-        </span>
-      ),
-    }),
-  ),
+  ...COUNT_COLUMNS.filter((column) => column.key !== 'acked').map((column): QueueColumn => ({
+    key: column.key,
+    label: column.label,
+    value: (row) => row[column.key],
+    render: (row) => (
+      <span data-column={column.key} className={`font-semibold tabular-nums ${row[column.key] > 0 ? STATUS_COLOURS[column.status].text : 'text-slate-500'}`}>
+        {formatCount(row[column.key])}
+      </span>
+    ),
+  })),
   rateColumn('enqueued', 'In/s', 'Copies stored in this queue per second, over the last minute', 'enqueued_per_second'),
   rateColumn('delivered', 'Delivered/s', 'Messages claimed by consumers per second, over the last minute', 'delivered_per_second'),
   rateColumn('acked', 'Acked/s', 'Messages acknowledged per second, over the last minute', 'acked_per_second'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RateBucket } from '@miniqueue/sdk';
-import { lastMinuteRate, mergeBuckets, perSecond, total } from './rates';
+import { carryForward, lastMinuteRate, mergeBuckets, perSecond, total } from './rates';
 
 const t0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const bucket = (seconds: number, published: number, delivered = 0): RateBucket => ({
@@ -34,5 +34,9 @@ describe('rate series', () => {
     expect(lastMinuteRate(buckets, 'delivered')).toBe(2);
     expect(lastMinuteRate([bucket(0, 5)], 'published')).toBe(0);
     expect(total(buckets, 'enqueued')).toBe(2 * (100 + 300 + 9999));
+  });
+
+  it('holds a depth until its next sample, and knows nothing before the first', () => {
+    expect(carryForward([null, 3, null, null, 5, null])).toEqual([null, 3, 3, 3, 5, 5]);
   });
 });

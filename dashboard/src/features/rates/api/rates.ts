@@ -1,13 +1,14 @@
 import type { MiniQueue, RateBucket, RateSeries } from '@miniqueue/sdk';
 
-/** The chart's span and step: an hour of 10-second buckets (360 points). */
+/** The default chart's span and step: an hour of 10-second buckets (360 points). */
 export const HISTORY_SECONDS = 3600;
 export const RESOLUTION_SECONDS = 10;
-/** What each refresh asks for: the last few buckets, which replace the chart's by their start. */
-export const REFRESH_WINDOW_SECONDS = 30;
 
-export const loadRates = (mq: MiniQueue, options: { queue?: string; windowSeconds: number; signal?: AbortSignal }): Promise<RateSeries> =>
-  mq.dashboard.rates({ queue: options.queue, windowSeconds: options.windowSeconds, resolutionSeconds: RESOLUTION_SECONDS, signal: options.signal });
+export const loadRates = (
+  mq: MiniQueue,
+  options: { queue?: string; windowSeconds: number; resolutionSeconds: number; signal?: AbortSignal },
+): Promise<RateSeries> =>
+  mq.dashboard.rates({ queue: options.queue, windowSeconds: options.windowSeconds, resolutionSeconds: options.resolutionSeconds, signal: options.signal });
 
 /**
  * The series with fresh buckets in: a bucket of the same start replaces the old one (it was still
@@ -32,9 +33,15 @@ export const perSecond = (buckets: readonly RateBucket[], field: RateField, reso
  * (instances add their counts up to 5 seconds after it ends), so it would read low.
  */
 export function lastMinuteRate(buckets: readonly RateBucket[], field: RateField, resolution = RESOLUTION_SECONDS): number {
-  const whole = buckets.slice(0, -1).slice(-Math.round(60 / resolution));
+  const whole = buckets.slice(0, -1).slice(-Math.max(1, Math.round(60 / resolution)));
   if (whole.length === 0) return 0;
   return whole.reduce((sum, bucket) => sum + bucket[field], 0) / (whole.length * resolution);
 }
 
 export const total = (buckets: readonly RateBucket[], field: RateField): number => buckets.reduce((sum, bucket) => sum + bucket[field], 0);
+
+/** Each sample carried on until the next: a depth stays what it was until it is measured again. */
+export function carryForward(values: readonly (number | null)[]): (number | null)[] {
+  let last: number | null = null;
+  return values.map((value) => (last = value ?? last));
+}

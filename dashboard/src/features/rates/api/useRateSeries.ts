@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RateBucket } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
-import { HISTORY_SECONDS, loadRates, mergeBuckets, REFRESH_WINDOW_SECONDS } from './rates';
+import { loadRates, mergeBuckets } from './rates';
+import { refreshSecondsOf, type ChartWindow } from './windows';
 
 export interface RateHistory {
   buckets: RateBucket[];
@@ -14,10 +15,10 @@ export interface RateHistory {
 const REFRESH_MS = 5000;
 
 /**
- * The last hour from the broker's history on arrival, then the newest buckets every few seconds,
+ * The window from the broker's history on arrival, then the newest buckets every few seconds,
  * merged in by their start. Of one queue, or of the whole broker.
  */
-export function useRateSeries(queue?: string): RateHistory {
+export function useRateSeries(queue: string | undefined, window: ChartWindow): RateHistory {
   const { mq } = useSession();
   const [state, setState] = useState<RateHistory>({ buckets: [], error: undefined, loading: true });
   const loaded = useRef(false);
@@ -28,21 +29,21 @@ export function useRateSeries(queue?: string): RateHistory {
     setState({ buckets: [], error: undefined, loading: true });
     const fetchInto = async (windowSeconds: number) => {
       try {
-        const series = await loadRates(mq, { queue, windowSeconds, signal: abort.signal });
+        const series = await loadRates(mq, { queue, windowSeconds, resolutionSeconds: window.resolution, signal: abort.signal });
         if (abort.signal.aborted) return;
         loaded.current = true;
-        setState((previous) => ({ buckets: mergeBuckets(previous.buckets, series.buckets), error: undefined, loading: false }));
+        setState((previous) => ({ buckets: mergeBuckets(previous.buckets, series.buckets, window.seconds), error: undefined, loading: false }));
       } catch (error) {
         if (!abort.signal.aborted && !loaded.current) setState((previous) => ({ ...previous, error, loading: false }));
       }
     };
-    void fetchInto(HISTORY_SECONDS);
-    const timer = setInterval(() => void fetchInto(loaded.current ? REFRESH_WINDOW_SECONDS : HISTORY_SECONDS), REFRESH_MS);
+    void fetchInto(window.seconds);
+    const timer = setInterval(() => void fetchInto(loaded.current ? refreshSecondsOf(window) : window.seconds), REFRESH_MS);
     return () => {
       abort.abort();
       clearInterval(timer);
     };
-  }, [mq, queue]);
+  }, [mq, queue, window]);
 
   return state;
 }

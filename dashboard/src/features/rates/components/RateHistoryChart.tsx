@@ -1,11 +1,43 @@
+import { useState } from 'react';
+import { Card } from '../../../lib/ui/Card';
 import { ErrorNotice, Loading } from '../../../lib/ui/States';
 import { useRateSeries } from '../api/useRateSeries';
+import { DEFAULT_WINDOW } from '../api/windows';
+import { DepthChart } from './DepthChart';
 import { RateChart, type ChartLine } from './RateChart';
+import { WindowPicker } from './WindowPicker';
 
-/** A rate chart of the broker (or one queue) loaded from its history and kept current. */
-export function RateHistoryChart({ queue, lines, testId }: { queue?: string; lines: ChartLine[]; testId?: string }) {
-  const history = useRateSeries(queue);
-  if (history.loading) return <Loading label="Loading the last hour…" />;
-  if (history.error !== undefined) return <ErrorNotice error={history.error} title="Could not load the history" />;
-  return <RateChart buckets={history.buckets} lines={lines} testId={testId} />;
+/**
+ * A card of the broker's (or one queue's) rates, and of its depth when asked, loaded from its
+ * history and kept current, over the window the reader picks.
+ */
+export function RateHistoryChart({
+  title,
+  queue,
+  lines,
+  testId,
+  depthTestId,
+  className,
+}: {
+  title: string;
+  queue?: string;
+  lines: ChartLine[];
+  testId?: string;
+  depthTestId?: string;
+  className?: string;
+}) {
+  const [window, setWindow] = useState(DEFAULT_WINDOW);
+  const history = useRateSeries(queue, window);
+  return (
+    <Card title={title} className={className} actions={<WindowPicker value={window} onChange={setWindow} label={`Span of ${title.toLowerCase()}`} />}>
+      {history.loading && <Loading label={`Loading ${window.phrase}…`} />}
+      {history.error !== undefined && <ErrorNotice error={history.error} title="Could not load the history" />}
+      {!history.loading && history.error === undefined && (
+        <div className="space-y-6">
+          <RateChart buckets={history.buckets} lines={lines} window={window} testId={testId} />
+          {depthTestId && <DepthChart buckets={history.buckets} window={window} testId={depthTestId} />}
+        </div>
+      )}
+    </Card>
+  );
 }

@@ -66,15 +66,46 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
   return (
     <Card title="New queue">
       <form onSubmit={submission.onSubmit} className="space-y-3" noValidate aria-label="New queue">
-        <TextField label="Queue name" name="queue-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="email-queue" error={problems.name} />
-        <SelectField label="Bound to topic" name="queue-topic" value={topic} onChange={(event) => setTopic(event.target.value)} error={problems.topic} disabled={topics.length === 0} hint={topics.length === 0 ? 'Create a topic first.' : undefined}>
+        <TextField
+          label="Queue name"
+          name="queue-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="email-queue"
+          error={problems.name}
+        />
+        <SelectField
+          label="Bound to topic"
+          name="queue-topic"
+          value={topic}
+          onChange={(event) => setTopic(event.target.value)}
+          error={problems.topic}
+          disabled={topics.length === 0}
+          hint={topics.length === 0 ? 'Create a topic first.' : undefined}
+        >
           {topics.map((name) => (
             <option key={name}>{name}</option>
           ))}
         </SelectField>
         <div className="grid grid-cols-2 gap-3">
-          <TextField label="Ack timeout (s)" name="ack-timeout" inputMode="numeric" value={ackTimeout} onChange={(event) => setAckTimeout(event.target.value)} error={problems.ackTimeout} hint="Lease of a claimed message." />
-          <TextField label="Max retries" name="max-retries" inputMode="numeric" value={maxRetries} onChange={(event) => setMaxRetries(event.target.value)} error={problems.maxRetries} hint="Then it goes dead." />
+          <TextField
+            label="Ack timeout (s)"
+            name="ack-timeout"
+            inputMode="numeric"
+            value={ackTimeout}
+            onChange={(event) => setAckTimeout(event.target.value)}
+            error={problems.ackTimeout}
+            hint="Lease of a claimed message."
+          />
+          <TextField
+            label="Max retries"
+            name="max-retries"
+            inputMode="numeric"
+            value={maxRetries}
+            onChange={(event) => setMaxRetries(event.target.value)}
+            error={problems.maxRetries}
+            hint="Then it goes dead."
+          />
         </div>
         <HeaderFilterField
           label="Header filter (optional)"

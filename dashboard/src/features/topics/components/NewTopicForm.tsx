@@ -26,7 +26,15 @@ export function NewTopicForm({ onCreated }: { onCreated: (name: string) => void 
     <Card title="New topic">
       <form onSubmit={submission.onSubmit} className="space-y-3" noValidate aria-label="New topic">
         {/* One field: the broker's refusal (a taken name) is shown where the name is typed. */}
-        <TextField label="Topic name" name="topic-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="order.placed" error={problem ?? submission.failure} hint="Letters, digits, . _ -; stored in lowercase." />
+        <TextField
+          label="Topic name"
+          name="topic-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="order.placed"
+          error={problem ?? submission.failure}
+          hint="Letters, digits, . _ -; stored in lowercase."
+        />
         <Button type="submit" busy={submission.busy}>
           Create topic
         </Button>

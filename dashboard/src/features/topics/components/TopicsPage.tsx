@@ -45,10 +45,7 @@ export function TopicsPage() {
   const topics = topology.data?.topics ?? [];
   return (
     <>
-      <PageHeader
-        title="Topics & queues"
-        description="Producers publish to a topic; every queue bound to it gets its own copy of each message."
-      />
+      <PageHeader title="Topics & queues" description="Producers publish to a topic; every queue bound to it gets its own copy of each message." />
       {done && (
         <div className="mb-4">
           <Notice>{done}</Notice>
@@ -75,7 +72,10 @@ export function TopicsPage() {
         {admin && (
           <div className="space-y-4">
             <NewTopicForm onCreated={(name) => changed(`Created topic ${name}.`)} />
-            <NewQueueForm topics={topics.map((topic) => topic.name)} onCreated={(queue) => changed(`Created queue ${queue.name}, bound to ${queue.topic_name}.`)} />
+            <NewQueueForm
+              topics={topics.map((topic) => topic.name)}
+              onCreated={(queue) => changed(`Created queue ${queue.name}, bound to ${queue.topic_name}.`)}
+            />
           </div>
         )}
       </div>
@@ -98,7 +98,7 @@ function TopicCard({ topic, queues, admin, onDeleteTopic, onDeleteQueue }: Topic
     <Card
       title={
         <span>
-          <span className="mr-2 text-xs font-medium uppercase tracking-wide text-slate-400">Topic</span>
+          <span className="mr-2 text-xs font-medium uppercase tracking-wide text-slate-500">Topic</span>
           {topic.name}
         </span>
       }

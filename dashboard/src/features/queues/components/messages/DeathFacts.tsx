@@ -5,6 +5,8 @@ export const REASON_LABELS: Record<DeadReason, string> = {
   NACKED: 'Rejected by a consumer',
   RETRIES_EXHAUSTED: 'Retries exhausted',
   EXPIRED: 'Lease expired, no retries left',
+  OVERFLOW: 'Overflow: made room for newer messages',
+  TTL_EXPIRED: 'Time to live ran out before delivery',
 };
 
 /** Why and when a dead message died, in the words the broker recorded. */

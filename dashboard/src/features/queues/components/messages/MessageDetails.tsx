@@ -5,7 +5,19 @@ import { StatusBadge } from '../../../../lib/ui/Status';
 import { DeathFacts } from './DeathFacts';
 
 /** One message: its facts in a row of labelled values, then the payload, indented when it is JSON. */
-export function MessageDetails({ message, actions, showQueue = false, select, highlight = false }: { message: Message; actions?: ReactNode; showQueue?: boolean; select?: ReactNode; highlight?: boolean }) {
+export function MessageDetails({
+  message,
+  actions,
+  showQueue = false,
+  select,
+  highlight = false,
+}: {
+  message: Message;
+  actions?: ReactNode;
+  showQueue?: boolean;
+  select?: ReactNode;
+  highlight?: boolean;
+}) {
   const payload = prettyPayload(message.payload);
   const headers = Object.entries(message.headers ?? {});
   return (
@@ -21,8 +33,9 @@ export function MessageDetails({ message, actions, showQueue = false, select, hi
         </div>
         {actions && <div className="flex shrink-0 gap-2">{actions}</div>}
       </div>
-      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-4">
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-5">
         <Fact label="Published">{formatTime(message.published_at)}</Fact>
+        <Fact label="Ordering key">{message.ordering_key ?? '—'}</Fact>
         <Fact label="Retries">{message.retry_count}</Fact>
         <Fact label={message.status === 'UNACKED' ? 'Consumer' : 'Last consumer'}>{message.consumer_id ?? '—'}</Fact>
         <Fact label="Last claimed">{formatTime(message.unacked_at)}</Fact>
@@ -37,8 +50,11 @@ export function MessageDetails({ message, actions, showQueue = false, select, hi
           ))}
         </p>
       )}
-      <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100" aria-label={payload.json ? 'Payload (JSON)' : 'Payload'}>
-        {payload.text || <span className="italic text-slate-400">(empty payload)</span>}
+      <pre
+        className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
+        aria-label={payload.json ? 'Payload (JSON)' : 'Payload'}
+      >
+        {payload.text || <span className="italic text-slate-300">(empty payload)</span>}
       </pre>
     </article>
   );
@@ -47,7 +63,7 @@ export function MessageDetails({ message, actions, showQueue = false, select, hi
 export function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-600">{label}</dt>
       <dd className="truncate font-medium text-slate-800">{children}</dd>
     </div>
   );

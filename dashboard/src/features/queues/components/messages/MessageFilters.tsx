@@ -24,7 +24,11 @@ export function MessageFilters({ query, onChange }: { query: MessageQuery; onCha
     <div className="flex flex-wrap items-end gap-x-4 gap-y-2">
       <label className="flex items-center gap-2 text-sm text-slate-700">
         Status
-        <select value={query.status ?? ''} onChange={(event) => onChange({ ...query, status: (event.target.value || undefined) as MessageStatus | undefined })} className={`${CONTROL} pr-7`}>
+        <select
+          value={query.status ?? ''}
+          onChange={(event) => onChange({ ...query, status: (event.target.value || undefined) as MessageStatus | undefined })}
+          className={`${CONTROL} pr-7`}
+        >
           <option value="">All</option>
           {STATUSES.map((status) => (
             <option key={status}>{status}</option>
@@ -45,11 +49,23 @@ export function MessageFilters({ query, onChange }: { query: MessageQuery; onCha
         ))}
       </div>
       <form role="search" aria-label="Filter by header" onSubmit={applyHeader} className="flex min-w-0 flex-wrap items-center gap-2">
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Header" aria-label="Header name" className={`${CONTROL} w-28 pr-2`} />
-        <span className="text-slate-400" aria-hidden>
+        <input
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="Header"
+          aria-label="Header name"
+          className={`${CONTROL} w-28 pr-2`}
+        />
+        <span className="text-slate-500" aria-hidden>
           =
         </span>
-        <input value={value} onChange={(event) => setValue(event.target.value)} placeholder="value" aria-label="Header value" className={`${CONTROL} w-32 pr-2`} />
+        <input
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          placeholder="value"
+          aria-label="Header value"
+          className={`${CONTROL} w-32 pr-2`}
+        />
         <Button type="submit" variant="secondary" size="sm">
           Filter
         </Button>

@@ -25,7 +25,10 @@ export function MessageLookup({ queue }: { queue?: string }) {
     try {
       setOutcome({ found: await findMessage(mq, id) });
     } catch (error) {
-      setOutcome({ problem: error instanceof NotFoundError ? `No message has the id ${id}: it may have been acked and dropped from history, or purged.` : describeError(error) });
+      setOutcome({
+        problem:
+          error instanceof NotFoundError ? `No message has the id ${id}: it may have been acked and dropped from history, or purged.` : describeError(error),
+      });
     } finally {
       setBusy(false);
     }

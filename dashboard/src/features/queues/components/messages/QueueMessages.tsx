@@ -7,9 +7,9 @@ import { Empty, ErrorNotice, Loading, Notice } from '../../../../lib/ui/States';
 import { useResource } from '../../../../lib/useResource';
 import { describeTotal, loadMessages, pageCount, PAGE_SIZE, purgeQueue, type MessageQuery } from '../../api/queues';
 import { cursorPages, Pager } from '../Pager';
-import { MessageDetails } from './MessageDetails';
 import { MessageFilters } from './MessageFilters';
 import { MessageLookup } from './MessageLookup';
+import { MessageTable } from './MessageTable';
 
 /** A queue's messages: newest or oldest first, by status or header value, or one found by id. */
 export function QueueMessages({ queue }: { queue: string }) {
@@ -62,28 +62,28 @@ export function QueueMessages({ queue }: { queue: string }) {
           )}
         </div>
       </div>
-      {purged !== null && <Notice>Purged {purged} {purged === 1 ? 'message' : 'messages'}.</Notice>}
+      {purged !== null && (
+        <Notice>
+          Purged {purged} {purged === 1 ? 'message' : 'messages'}.
+        </Notice>
+      )}
       {messages.loading && <Loading label="Loading messages…" />}
       {messages.error !== undefined && <ErrorNotice error={messages.error} onRetry={messages.reload} />}
       {page && (
         <p className="text-xs text-slate-500" data-testid="message-total">
           {total ? capitalize(total) : `Messages with header ${query.header?.name} = ${query.header?.value}`}
           {' · '}
-          {query.order === 'desc' ? 'newest' : 'oldest'} first, {PAGE_SIZE} per page.
+          {query.order === 'desc' ? 'newest' : 'oldest'} first by publish time, {PAGE_SIZE} per page.
         </p>
       )}
       {page?.items.length === 0 && (
-        <Empty title={query.header ? 'No match among the messages searched so far' : query.status ? `No ${query.status} messages` : 'This queue has no messages'}>
+        <Empty
+          title={query.header ? 'No match among the messages searched so far' : query.status ? `No ${query.status} messages` : 'This queue has no messages'}
+        >
           {query.header && page.next_cursor && 'Each page looks through up to 5,000 messages: go to the next page to search further.'}
         </Empty>
       )}
-      {page && page.items.length > 0 && (
-        <div className="space-y-2" data-testid="listing">
-          {page.items.map((message) => (
-            <MessageDetails key={message.message_id} message={message} />
-          ))}
-        </div>
-      )}
+      {page && page.items.length > 0 && <MessageTable messages={page.items} />}
       <Pager pages={pages} nextCursor={page?.next_cursor} label={`Pages of ${queue}`} pageCount={page && pageCount(page)} />
       {confirm.dialog}
     </section>

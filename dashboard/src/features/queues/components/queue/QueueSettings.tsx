@@ -8,6 +8,12 @@ import { FormFailure } from '../../../../lib/ui/FormFailure';
 import { Notice } from '../../../../lib/ui/States';
 import { useSubmit } from '../../../../lib/useSubmit';
 import { HeaderFilterField, RequireOrderingKeyField } from '../../../topics/components/QueueRuleFields';
+import { DeliveryGateFields } from './DeliveryGateFields';
+import { consumersText, rateText } from '../../api/gateSettings';
+import { boundsSummary } from '../../api/boundSettings';
+import { QueueBoundsFields } from './QueueBoundsFields';
+import { ExpiryFields } from './ExpiryFields';
+import { deadLettersSummary, expirySummary } from '../../api/expirySettings';
 import { brokerProblems, filterText, formOf, isEdited, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
 
 const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
@@ -27,6 +33,17 @@ export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queu
         <Setting label="Ordering key">{queue.require_ordering_key ? 'required on every message' : 'optional'}</Setting>
         <Setting label="Header filter" className="sm:col-span-2">
           {queue.filter ? <pre className="overflow-x-auto font-mono text-xs">{filterText(queue.filter)}</pre> : 'none (every message of the topic)'}
+        </Setting>
+        <Setting label="Consumers">{consumersText(queue)}</Setting>
+        <Setting label="Delivery rate">{rateText(queue)}</Setting>
+        <Setting label="Bounds" className="sm:col-span-3">
+          {boundsSummary(queue)}
+        </Setting>
+        <Setting label="Message TTL" className="sm:col-span-3">
+          {expirySummary(queue)}
+        </Setting>
+        <Setting label="Dead letters" className="sm:col-span-3">
+          {deadLettersSummary(queue)}
         </Setting>
       </dl>
     );
@@ -72,17 +89,50 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
     setSaved(false);
     setForm({ ...form, [field]: value });
   };
-  const edit = (field: 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours') => (event: React.ChangeEvent<HTMLInputElement>) => change(field, event.target.value);
+  const edit = (field: 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours') => (event: React.ChangeEvent<HTMLInputElement>) =>
+    change(field, event.target.value);
 
   return (
     <form aria-label="Queue settings" onSubmit={submission.onSubmit} noValidate className="space-y-3" data-testid="queue-settings">
       <div className="grid gap-3 sm:grid-cols-3 xl:grid-cols-1">
-        <TextField label="Ack timeout (seconds)" inputMode="numeric" value={form.ackTimeoutSeconds} onChange={edit('ackTimeoutSeconds')} error={problems.ackTimeoutSeconds} hint="Lease of a claimed message; new leases only." />
-        <TextField label="Max retries" inputMode="numeric" value={form.maxRetries} onChange={edit('maxRetries')} error={problems.maxRetries} hint="Redeliveries before it goes dead." />
-        <TextField label="Acked retention (hours)" inputMode="numeric" value={form.ackedRetentionHours} onChange={edit('ackedRetentionHours')} error={problems.ackedRetentionHours} placeholder="broker default" hint="Empty: the broker's default; 0 keeps none." />
+        <TextField
+          label="Ack timeout (seconds)"
+          inputMode="numeric"
+          value={form.ackTimeoutSeconds}
+          onChange={edit('ackTimeoutSeconds')}
+          error={problems.ackTimeoutSeconds}
+          hint="Lease of a claimed message; new leases only."
+        />
+        <TextField
+          label="Max retries"
+          inputMode="numeric"
+          value={form.maxRetries}
+          onChange={edit('maxRetries')}
+          error={problems.maxRetries}
+          hint="Redeliveries before it goes dead."
+        />
+        <TextField
+          label="Acked retention (hours)"
+          inputMode="numeric"
+          value={form.ackedRetentionHours}
+          onChange={edit('ackedRetentionHours')}
+          error={problems.ackedRetentionHours}
+          placeholder="broker default"
+          hint="Empty: the broker's default; 0 keeps none."
+        />
       </div>
-      <HeaderFilterField label="Header filter" rows={filterRows(form.filter)} value={form.filter} onChange={(text) => change('filter', text)} error={problems.filter} hint="JSON: only messages whose headers match reach this queue. Empty removes the filter." />
+      <HeaderFilterField
+        label="Header filter"
+        rows={filterRows(form.filter)}
+        value={form.filter}
+        onChange={(text) => change('filter', text)}
+        error={problems.filter}
+        hint="JSON: only messages whose headers match reach this queue. Empty removes the filter."
+      />
       <RequireOrderingKeyField checked={form.requireOrderingKey} onChange={(checked) => change('requireOrderingKey', checked)} />
+      <DeliveryGateFields form={form} error={problems.maxDeliveriesPerSecond} onChange={change} />
+      <QueueBoundsFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
+      <ExpiryFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <FormFailure failure={submission.failure} />
       {saved && !changed && <Notice>Settings saved.</Notice>}
       <div className="flex justify-end gap-2">

@@ -1,9 +1,9 @@
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import type { NotificationBus, TopologyEvent } from '../realtime/bus.js';
-import { makesClaimable, type Changes, type Transition } from '../realtime/changes.js';
-import type { WakeupNotification } from '../realtime/wakeupBroadcast.js';
-import type { QueueWaiters } from './waiters.js';
+import type { NotificationBus } from '../realtime/bus.js';
+import type { TopologyEvent, WakeupNotification } from '../realtime/channels.js';
+import { makesClaimable, type Changes, type Transition } from './changes.js';
+import type { QueueWaiters } from './longPollWaiters.js';
 
 /**
  * Wakes long-polling consumers when messages become claimable: at once for this instance's own
@@ -16,9 +16,7 @@ export class Wakeups implements Service {
   /** queue → its earliest delayed message's time, and the timer that wakes its waiters then. */
   private readonly delayed = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
-  constructor(
-    private readonly deps: { changes: Changes; bus: NotificationBus; waiters: QueueWaiters; instanceId: string },
-  ) {}
+  constructor(private readonly deps: { changes: Changes; bus: NotificationBus; waiters: QueueWaiters; instanceId: string }) {}
 
   start(): Promise<void> {
     return this.life.start(() => {

@@ -9,6 +9,8 @@ export type TransitionEvent =
   | 'NACKED_DEAD'
   | 'REDELIVERED'
   | 'EXPIRED_DEAD'
+  // Its time to live ran out before delivery (jobs/expirySweeper.ts), dead-lettered (TTL_EXPIRED).
+  | 'TTL_DEAD'
   | 'REPLAYED'
   // The next message of an ordering key, claimable now that the one before it left (no monitor event).
   | 'UNBLOCKED';
@@ -27,6 +29,8 @@ export interface Transition {
   delayed?: boolean;
   /** Stored BLOCKED behind their ordering key's head: claimable only once UNBLOCKED (a transition of its own). */
   blocked?: boolean;
+  /** For ACKED: when each message was published, in the order of `ids` (the publish-to-ack time). */
+  publishedAt?: Date[];
 }
 
 /** Whether a transition leaves messages claimable, now or at `availableAt`: what wakes consumers. */
@@ -39,6 +43,7 @@ export interface Moved {
   availableAt?: string;
   delayed?: boolean;
   blocked?: boolean;
+  publishedAt?: Date;
 }
 
 /** Groups the messages of one statement by queue (and by availability time, for claimable ones). */
@@ -53,6 +58,7 @@ export function transitionsOf(event: TransitionEvent, moved: Moved[]): Transitio
       groups.set(key, group);
     }
     group.ids.push(row.id);
+    if (row.publishedAt) (group.publishedAt ??= []).push(row.publishedAt);
   }
   return [...groups.values()];
 }

@@ -2,9 +2,10 @@ import { NotFoundError } from '../errors.js';
 import type { Pool } from '../db/pool.js';
 import { messageNextAvailable, messageUnclaim } from '../db/queries/messageClaim.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
-import { transitionsOf, type Changes } from '../realtime/changes.js';
+import { transitionsOf, type Changes } from './changes.js';
 import type { Claimer } from './claimer.js';
-import type { QueueWaiters } from './waiters.js';
+import { gateWaitKey } from './gatedClaims.js';
+import type { QueueWaiters } from './longPollWaiters.js';
 
 /** A message that is available but locked by another claim right now: look again shortly. */
 const LOCKED_RECHECK_MS = 50;
@@ -26,7 +27,6 @@ export interface ClaimRequest {
   credentialCheck?: () => Promise<void> | undefined;
 }
 
-
 /**
  * Claims up to `limit` messages; with `waitSeconds` > 0, waits until a message becomes claimable
  * (woken by a commit on this instance or a notification from another, or by the time a delayed
@@ -47,11 +47,18 @@ export async function claimMessages(
     if (request.signal?.aborted) return [];
     const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
     let claimed: MessageRow[];
+    let heldForMs: number | undefined;
     try {
-      claimed = await deps.claimer.claim(request);
+      ({ rows: claimed, heldForMs } = await deps.claimer.claimWaiting(request, Math.max(0, (deadline - Date.now()) / 1000)));
     } catch (error) {
       ticket?.cancel();
       throw error;
+    }
+    if (heldForMs !== undefined) {
+      // A delivery gate said not yet (another consumer's turn, or no token): wait for it, not for messages.
+      ticket?.cancel();
+      if (!(await waitForGate(waiters, request, deadline, heldForMs))) return [];
+      continue;
     }
     if (claimed.length > 0) {
       ticket?.cancel();
@@ -59,13 +66,22 @@ export async function claimMessages(
       const recheck = request.credentialCheck?.();
       if (recheck) await recheck;
       if (request.signal?.aborted) {
-        await messageUnclaim(pool, claimed.map((row) => row.id), request.holder);
+        await messageUnclaim(
+          pool,
+          claimed.map((row) => row.id),
+          request.holder,
+        );
         return [];
       }
-      deps.changes.committed(transitionsOf('CONSUMED', claimed.map((row) => ({ queue: row.queue_name, id: row.id }))));
+      deps.changes.committed(
+        transitionsOf(
+          'CONSUMED',
+          claimed.map((row) => ({ queue: row.queue_name, id: row.id })),
+        ),
+      );
       return claimed;
     }
-    const { queueExists, nextAvailableAt } = await messageNextAvailable(pool, request.queue).catch((error) => {
+    const { queueExists, gated, nextAvailableAt } = await messageNextAvailable(pool, request.queue).catch((error) => {
       ticket?.cancel();
       throw error;
     });
@@ -73,16 +89,33 @@ export async function claimMessages(
       ticket?.cancel();
       throw new NotFoundError('queue_not_found', `No queue found with the name ${request.queue}`);
     }
+    if (gated && !deps.claimer.gated.has(request.queue)) {
+      // The plain claim left it alone: claim again, through its gate.
+      ticket?.cancel();
+      deps.claimer.gated.markGated(request.queue);
+      continue;
+    }
     const now = Date.now();
     if (!ticket || now >= deadline || request.signal?.aborted || waiters.closed) {
       ticket?.cancel();
       return [];
     }
-    // A lost notification is made up for by the per-queue recheck (waiterRecheck.ts), not here.
+    // A lost notification is made up for by the per-queue recheck (longPollRecheck.ts), not here.
     let until = deadline;
     if (nextAvailableAt) until = Math.min(until, Math.max(nextAvailableAt.getTime(), now + LOCKED_RECHECK_MS));
     await ticket.wait(until, request.signal);
     // Shutting down: answer now (empty) rather than start another claim on a closing pool.
     if (waiters.closed) return [];
   }
+}
+
+/**
+ * Waits for a gate: `heldForMs`, the deadline, or a wake-up of the gate's own key (a turn given up
+ * on this instance), whichever is first. Says whether to claim again.
+ */
+async function waitForGate(waiters: QueueWaiters, request: ClaimRequest, deadline: number, heldForMs: number): Promise<boolean> {
+  const now = Date.now();
+  if (request.waitSeconds <= 0 || now >= deadline || request.signal?.aborted || waiters.closed) return false;
+  await waiters.register(gateWaitKey(request.queue)).wait(Math.min(deadline, now + heldForMs), request.signal);
+  return !waiters.closed && !request.signal?.aborted;
 }

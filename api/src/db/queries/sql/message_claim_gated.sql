@@ -1,0 +1,84 @@
+-- message_claim_gated: the statement as the broker prepares it (api/src/db/queries/).
+-- Written by `npm run sql:render -w @miniqueue/api`; a test fails when it is stale. Do not edit.
+WITH r AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
+     g AS (
+       SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
+              greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated
+         FROM queue q WHERE q.name IN (SELECT queue FROM r)),
+     -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
+     asker AS (
+       SELECT DISTINCT ON (r.queue) r.queue, r.holder, r.consumer, r.hold
+         FROM r JOIN g ON g.name = r.queue AND g.sac
+         LEFT JOIN queue_active_consumer a ON a.queue_name = r.queue
+        ORDER BY r.queue, (r.holder IS NOT DISTINCT FROM a.holder) DESC, r.ref),
+     turn AS (
+       INSERT INTO queue_active_consumer AS a (queue_name, holder, consumer_id, since, active_until)
+       SELECT queue, holder, consumer, now(), now() + make_interval(secs => hold) FROM asker ORDER BY queue
+       ON CONFLICT (queue_name) DO UPDATE
+          SET since = CASE WHEN a.holder = excluded.holder THEN a.since ELSE excluded.since END,
+              active_until = CASE WHEN a.holder = excluded.holder THEN greatest(a.active_until, excluded.active_until) ELSE excluded.active_until END,
+              holder = excluded.holder, consumer_id = excluded.consumer_id
+        WHERE a.holder = excluded.holder
+           OR (a.active_until <= now() AND NOT EXISTS (
+                 SELECT 1 FROM message l
+                  WHERE l.status = 'UNACKED' AND l.lease_expires_at > now() AND l.queue_name = a.queue_name AND l.holder = a.holder))
+       RETURNING a.queue_name, a.holder),
+     eligible AS (
+       SELECT r.* FROM r JOIN g ON g.name = r.queue
+        WHERE NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder)),
+     req AS (SELECT e.*, sum(e.lim) OVER (PARTITION BY e.queue ORDER BY e.ref) AS upto FROM eligible e),
+     -- Rate limit: the bucket, locked, refilled to this moment (clock time: the lock may have waited).
+     bucket AS (
+       SELECT b.queue_name, g.rate, g.burst, clock_timestamp() AS at,
+              least(g.burst, b.tokens + g.rate * greatest(0, extract(epoch FROM clock_timestamp() - b.refilled_at))) AS tokens
+         FROM queue_delivery_tokens b JOIN g ON g.name = b.queue_name
+        WHERE g.rate IS NOT NULL AND b.queue_name IN (SELECT queue FROM eligible)
+          FOR UPDATE OF b),
+     wanted AS (
+       SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n
+         FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
+        GROUP BY req.queue, g.rate),
+     picked AS (
+       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
+         FROM wanted w CROSS JOIN LATERAL (
+           SELECT id, available_at, seq FROM message x
+            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+            ORDER BY available_at, seq
+            LIMIT w.n
+              FOR UPDATE SKIP LOCKED) p),
+     assigned AS (
+       SELECT p.id, q.ref, q.holder, q.consumer
+         FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
+     claimed AS (
+       UPDATE message m
+          SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
+              lease_expires_at = now() + make_interval(secs => q.ack_timeout_seconds)
+         FROM assigned a, queue q
+        WHERE m.id = ANY (ARRAY(SELECT id FROM assigned)) AND m.id = a.id AND q.name = m.queue_name
+       RETURNING a.ref, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at,
+  (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position, m.status, m.lease_expires_at),
+     counted AS (
+     INSERT INTO queue_counter AS k (queue_name, shard, pending, unacked, dead, acked)
+     SELECT queue_name, pg_backend_pid() % 16, sum(pending), sum(unacked), sum(dead), sum(acked)
+       FROM (SELECT queue_name, -1 AS pending, 1 AS unacked, 0 AS dead, 0 AS acked FROM claimed) d
+      GROUP BY queue_name ORDER BY queue_name
+     ON CONFLICT (queue_name, shard) DO UPDATE
+        SET pending = k.pending + EXCLUDED.pending, unacked = k.unacked + EXCLUDED.unacked,
+            dead = k.dead + EXCLUDED.dead, acked = k.acked + EXCLUDED.acked),
+     spent AS (
+       UPDATE queue_delivery_tokens t
+          SET tokens = b.tokens - (SELECT count(*) FROM claimed c WHERE c.queue_name = b.queue_name), refilled_at = b.at
+         FROM bucket b WHERE t.queue_name = b.queue_name
+       RETURNING t.queue_name, t.tokens, b.rate, b.burst),
+     no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
+     SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms
+       FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL
+     UNION ALL
+     SELECT 'verdict', r.ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+            coalesce(g.gated, false),
+            coalesce(g.sac, false) AND r.ref NOT IN (SELECT ref FROM eligible),
+            (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1)
+       FROM r LEFT JOIN g ON g.name = r.queue
+      WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.ref = r.ref)

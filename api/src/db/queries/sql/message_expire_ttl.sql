@@ -1,0 +1,75 @@
+-- message_expire_ttl: the statement as the broker prepares it (api/src/db/queries/).
+-- Written by `npm run sql:render -w @miniqueue/api`; a test fails when it is stale. Do not edit.
+WITH t AS (
+       SELECT m.id FROM message m
+        WHERE m.expires_at <= now() AND m.status = 'PENDING'
+        ORDER BY m.expires_at
+        LIMIT $1
+          FOR UPDATE OF m SKIP LOCKED),
+     gone AS (
+       DELETE FROM message m USING t WHERE m.id = ANY (ARRAY(SELECT id FROM t)) AND m.id = t.id
+       RETURNING m.*, octet_length(m.payload) AS bytes),
+     death AS (
+     SELECT g.*, 'TTL_EXPIRED' AS death_reason, g.nack_reason AS death_nack_reason, 'time to live ran out before delivery' AS death_detail,
+            q.dead_letter_topic AS dlt, q.dead_letter_keep AS keep,
+            coalesce(CASE WHEN g.headers->>'miniqueue-death-count' ~ '^[0-9]{1,4}$' THEN (g.headers->>'miniqueue-death-count')::int END, 0) + 1 AS hops
+       FROM gone g JOIN queue q ON q.name = g.queue_name WHERE q.on_expiry = 'dead_letter'),
+   route AS MATERIALIZED (
+     SELECT d.id AS source, t.name AS queue, d.dlt, d.payload, x.headers, now() + make_interval(secs => t.message_ttl_seconds) AS expires_at
+       FROM death d
+      CROSS JOIN LATERAL (
+        SELECT d.headers || jsonb_build_object('miniqueue-death-queue', d.queue_name, 'miniqueue-death-reason', d.death_reason,
+                                               'miniqueue-death-time', to_json(now()) #>> '{}', 'miniqueue-death-count', d.hops::text) AS headers) x
+       JOIN queue t ON t.topic_name = d.dlt AND NOT t.require_ordering_key AND t.max_messages IS NULL AND t.max_bytes IS NULL
+                   AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
+      WHERE d.dlt IS NOT NULL AND d.hops <= 10),
+   routed AS (
+     INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at)
+     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at
+       FROM route r ORDER BY r.source, r.queue
+     RETURNING id, queue_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
+   buried AS (
+     INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
+                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at)
+     SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, d.retry_count, d.published_at,
+            d.available_at, d.consumer_id, d.unacked_at, now(), d.death_reason, d.death_nack_reason, d.death_detail, d.ordering_key, d.expires_at
+       FROM death d
+      WHERE d.keep OR NOT EXISTS (SELECT 1 FROM route r WHERE r.source = d.id)
+     RETURNING queue_name),
+     departed AS (
+     SELECT queue_name, ordering_key, count(*) AS n FROM gone WHERE ordering_key IS NOT NULL GROUP BY 1, 2),
+   locked_groups AS (
+     SELECT g.queue_name, g.ordering_key, d.n FROM ordering_group g
+       JOIN departed d ON d.queue_name = g.queue_name AND d.ordering_key = g.ordering_key
+      ORDER BY g.queue_name, g.ordering_key FOR UPDATE OF g),
+   advanced AS (
+     UPDATE ordering_group g
+        SET live = g.live - l.n,
+            stalled = g.live - l.n > 0 AND NOT EXISTS (
+              SELECT 1 FROM message s
+               WHERE s.queue_name = g.queue_name AND s.ordering_key = g.ordering_key
+                 AND s.ordering_pos = g.next_pos - g.live + l.n)
+       FROM locked_groups l
+      WHERE g.queue_name = l.queue_name AND g.ordering_key = l.ordering_key
+     RETURNING g.queue_name, g.ordering_key, g.next_pos - g.live AS head_pos, g.live, g.stalled),
+   unblocked AS (
+     UPDATE message m SET status = 'PENDING'
+       FROM advanced a
+      WHERE a.live > 0 AND m.queue_name = a.queue_name AND m.ordering_key = a.ordering_key
+        AND m.ordering_pos = a.head_pos AND m.lease_expires_at IS NULL
+     RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed),
+     counted AS (
+     INSERT INTO queue_counter AS k (queue_name, shard, pending, unacked, dead, acked, bytes)
+     SELECT queue_name, pg_backend_pid() % 16, sum(pending), sum(unacked), sum(dead), sum(acked), sum(bytes)
+       FROM (SELECT queue_name, -1 AS pending, 0 AS unacked, 0 AS dead, 0 AS acked, -1 * gone.bytes AS bytes FROM gone
+       UNION ALL SELECT queue_name, 0 AS pending, 0 AS unacked, 1 AS dead, 0 AS acked, 0 AS bytes FROM buried
+       UNION ALL SELECT queue_name, 1 AS pending, 0 AS unacked, 0 AS dead, 0 AS acked, 1 * routed.bytes AS bytes FROM routed) d
+      GROUP BY queue_name ORDER BY queue_name
+     ON CONFLICT (queue_name, shard) DO UPDATE
+        SET pending = k.pending + EXCLUDED.pending, unacked = k.unacked + EXCLUDED.unacked,
+            dead = k.dead + EXCLUDED.dead, acked = k.acked + EXCLUDED.acked, bytes = k.bytes + EXCLUDED.bytes)
+     SELECT 'own' AS kind, g.id, g.queue_name, NULL AS available_at, false AS delayed, q.on_expiry = 'dead_letter' AS dead
+       FROM gone g JOIN queue q ON q.name = g.queue_name
+     UNION ALL SELECT kind, id, queue_name, available_at, delayed, NULL FROM (SELECT 'unblocked' AS kind, id, queue_name, available_at, delayed FROM unblocked
+  UNION ALL
+  SELECT 'stalled', NULL, queue_name, NULL, false FROM advanced WHERE stalled UNION ALL SELECT 'routed' AS kind, id, queue_name, available_at, delayed FROM routed) x
