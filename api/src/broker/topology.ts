@@ -1,10 +1,10 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { HeaderFilter } from './filter.js';
 import { isForeignKeyViolation, isUniqueViolation, pgCode } from '../db/errors.js';
-import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
+import { type Pool, type Queryable } from '../db/pool.js';
+import { withMessageTablesLocked } from '../db/messageTablesLock.js';
 import { topicDelete, topicInsert, topicListWithQueues } from '../db/queries/topic.js';
 import {
-  messageTablesLockWriters,
   queueDelete,
   queueGet,
   queueInsert,
@@ -127,17 +127,15 @@ export async function updateQueue(db: Queryable, name: string, settings: Partial
 
 /** Deletes a queue and every message it had, with no publish in flight able to leave rows behind. */
 export async function deleteQueue(pool: Pool, name: string): Promise<void> {
-  await withTransaction(pool, async (tx) => {
-    await messageTablesLockWriters(tx);
+  await withMessageTablesLocked(pool, async (tx) => {
     if (!(await queueDelete(tx, name))) throw noQueue(name);
     await queueMessagesDelete(tx, name);
   });
 }
 
 export async function purgeQueue(pool: Pool, name: string) {
-  return withTransaction(pool, async (tx) => {
-    // As for a delete: no publish in flight may leave a message whose ordering group was purged.
-    await messageTablesLockWriters(tx);
+  // As for a delete: no publish in flight may leave a message whose ordering group was purged.
+  return withMessageTablesLocked(pool, async (tx) => {
     if (!(await queueGet(tx, name))) throw noQueue(name);
     return { queue: name, purged: await queueMessagesDelete(tx, name) };
   });

@@ -27,6 +27,8 @@ const TOO_MANY_CONNECTIONS = '53300';
 const CANNOT_CONNECT_NOW = '57P03';
 /** A lock was not granted within lock_timeout (set in every transaction: db/pool.ts). */
 const LOCK_NOT_AVAILABLE = '55P03';
+/** PostgreSQL broke a cycle of lock waits by aborting this transaction. */
+const DEADLOCK_DETECTED = '40P01';
 /** A statement ran past statement_timeout (every pooled connection has one: db/pool.ts), or was cancelled. */
 const QUERY_CANCELED = '57014';
 /** A write on a server that has turned read-only (a demoted primary, a standby): leave it (db/targetedClient.ts). */
@@ -37,6 +39,11 @@ export const isReadOnlyTransaction = (error: unknown) => pgCode(error) === READ_
 export const pgCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 
+/** A lock was not granted in time, or its wait closed a cycle: nothing was done, and trying again may succeed. */
+export const isLockContention = (error: unknown) => {
+  const code = pgCode(error);
+  return code === LOCK_NOT_AVAILABLE || code === DEADLOCK_DETECTED;
+};
 export const isUniqueViolation = (error: unknown) => pgCode(error) === UNIQUE_VIOLATION;
 export const isForeignKeyViolation = (error: unknown) => pgCode(error) === FOREIGN_KEY_VIOLATION;
 /** PostgreSQL answered but took no new connection: max_connections reached, or starting up. */

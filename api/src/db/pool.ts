@@ -172,7 +172,8 @@ export function createPool(
   return pool;
 }
 
-const lockTimeoutOf = (pool: pg.Pool) => Math.round(pool instanceof WaitingPool ? pool.lockTimeoutMs : DEFAULT_LOCK_TIMEOUT_MS);
+/** The lock timeout each of the pool's transactions starts with (ms). */
+export const lockTimeoutOf = (pool: pg.Pool) => Math.round(pool instanceof WaitingPool ? pool.lockTimeoutMs : DEFAULT_LOCK_TIMEOUT_MS);
 
 /**
  * Runs `work` in one transaction on one connection; rolls back on any error. Every transaction

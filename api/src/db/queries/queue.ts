@@ -163,16 +163,6 @@ export async function queueExists(db: Queryable, name: string): Promise<boolean>
   return rowCount === 1;
 }
 
-/**
- * Takes the message tables from writers until the transaction ends. A publish that read the queue
- * before it was deleted has then committed (and its rows are deleted with the rest), and one that
- * starts later no longer sees the queue: no message outlives its queue. Readers are not blocked.
- * Run inside a transaction, before deleting or purging a queue's messages.
- */
-export async function messageTablesLockWriters(db: Queryable): Promise<void> {
-  await db.query('LOCK TABLE message, message_dead, message_acked, ordering_group IN SHARE ROW EXCLUSIVE MODE');
-}
-
 /** Deletes a queue (its counters go with it); false when there was none. */
 export async function queueDelete(db: Queryable, name: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM queue WHERE name = $1', [name]);
