@@ -358,6 +358,8 @@ describe('consumer', () => {
       consumer.start();
       await producer.publish('choppy', 'before');
       await until(() => payloads.length === 1, 10_000, 'the first delivery');
+      // Its ack goes out after the handler returns: cut only once it is in, or the cut fails the ack too.
+      await until(async () => (await admin.queues.messages('choppy', { status: 'UNACKED' })).items.length === 0, 10_000, 'the first ack');
       proxy.refuse(true);
       proxy.cut();
       await until(() => errors.length >= 3, 10_000, 'three failed attempts');

@@ -6,7 +6,7 @@ export interface StreamConsumerSettings {
   queue: string;
   /** Unacked messages the broker pushes ahead to this consumer's subscription. */
   prefetch: number;
-  /** No producers: done once every stored copy is acked, or nothing arrives for a moment (a warm-up's prefill is not counted). */
+  /** No producers: done once every stored copy is acked; a warm-up (whose prefill is not counted) once nothing arrives for a moment. */
   drain: boolean;
 }
 
@@ -33,7 +33,9 @@ export async function streamConsumer(client: MiniQueue, settings: StreamConsumer
     if (stop.aborted) return resolve();
     stop.addEventListener('abort', () => resolve(), { once: true });
     if (!settings.drain) return;
-    const drained = () => (stats.stored > 0 && stats.acked >= stats.stored) || Date.now() - lastDelivery > DRAIN_IDLE_MS;
+    // Counted copies (a measured prefill) are drained when all are acked: a pause in deliveries
+    // (a loaded machine) is not an empty queue. Only an uncounted warm-up prefill ends on a pause.
+    const drained = () => (stats.stored > 0 ? stats.acked >= stats.stored : Date.now() - lastDelivery > DRAIN_IDLE_MS);
     const check = setInterval(() => drained() && (clearInterval(check), resolve()), 20);
     stop.addEventListener('abort', () => clearInterval(check), { once: true });
   });
