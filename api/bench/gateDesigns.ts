@@ -74,6 +74,7 @@ async function seed(db: pg.Client, queue: string, rate: number | null, count: nu
     onExpiry: 'dead_letter',
     deadLetterTopic: null,
     deadLetterKeep: false,
+    maxPriority: null,
   });
   await db.query(
     `INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, published_at, available_at)

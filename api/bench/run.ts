@@ -12,6 +12,7 @@ import { runStreamPhase } from './phases/stream.js';
 import { runReferences } from './phases/references.js';
 import { runBoundedPhase } from './phases/bounded.js';
 import { runExpiryPhase } from './phases/expiry.js';
+import { runPrioritiesPhase } from './phases/priorities.js';
 import { startServer } from './postgres.js';
 import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
@@ -67,6 +68,7 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
     const history = runs('history') ? await runHistoryPhase(context, await server.createDatabase('history')) : null;
     const bounded = runs('bounded') ? await runBoundedPhase(context, await server.createDatabase('bounded')) : [];
     const expiry = runs('expiry') ? await runExpiryPhase(context, await server.createDatabase('expiry')) : [];
+    const priorities = runs('priorities') ? await runPrioritiesPhase(context, await server.createDatabase('priorities')) : [];
 
     const cpus = os.cpus();
     const partial: Omit<BenchResults, 'targets'> = {
@@ -96,6 +98,7 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
         ...(history ? [history.empty, history.big] : []),
         ...bounded,
         ...expiry,
+        ...priorities,
       ],
       seeding: {
         pendingMessages: config.big,

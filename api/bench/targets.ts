@@ -26,6 +26,8 @@ export const BASELINE: Record<string, string> = {
   publish_single_bounded_drop: 'publish_single_unbounded',
   publish_single_expiring: 'publish_single_no_expiry',
   consume_ack_ttl: 'consume_ack_no_expiry',
+  consume_ack_priorities: 'consume_ack_priorities_plain',
+  publish_single_priority: 'publish_single_no_priority',
 };
 
 /** The RabbitMQ workload each stream workload is read against (the same window or prefetch). */
@@ -124,6 +126,11 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     atLeast(
       `consume + ack with ${results.seeding.historyMessages.toLocaleString('en-US')} acked in history ≥ 0.9 × empty`,
       ratio(rate('consume_ack_history'), rate('consume_ack_history_empty')),
+      0.9,
+    ),
+    atLeast(
+      `consume + ack with ${results.seeding.pendingMessages.toLocaleString('en-US')} pending in 10 priorities ≥ 0.9 × the same without priorities`,
+      ratio(rate('consume_ack_priorities'), rate('consume_ack_priorities_plain')),
       0.9,
     ),
     atMost('long-poll wake-up p99 ≤ 20 ms, same instance', wake('sameInstance'), 20, 'ms'),

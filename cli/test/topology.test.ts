@@ -73,6 +73,7 @@ describe('queues', () => {
       'max_bytes',
       'max_deliveries_per_second',
       'max_messages',
+      'max_priority',
       'max_retries',
       'message_ttl_seconds',
       'name',

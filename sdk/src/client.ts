@@ -76,6 +76,7 @@ export class MiniQueue {
         headers,
         delay_seconds: options.delaySeconds,
         expires_in_seconds: options.expiresInSeconds,
+        priority: options.priority,
         ordering_key: options.orderingKey,
         idempotency_key: idempotencyKey,
       };

@@ -40,16 +40,24 @@ export function publishBatch(client: BenchClient, topic: string, size: number, b
 
 /**
  * Puts `count` messages on a topic through the batch API (500 per request, the API's largest),
- * a few requests at once: the fastest way in that touches nothing but the public API.
+ * a few requests at once: the fastest way in that touches nothing but the public API. `fields`:
+ * more of the n-th message's body (say its `priority`).
  */
-export async function seed(client: BenchClient, topic: string, count: number, concurrency = 4): Promise<void> {
+export async function seed(
+  client: BenchClient,
+  topic: string,
+  count: number,
+  concurrency = 4,
+  fields: (n: number) => Record<string, unknown> = () => ({}),
+): Promise<void> {
   const path = `/api/v1/topics/${topic}/messages/batch`;
   let left = count;
   await runLoad({ concurrency, maxSteps: Number.MAX_SAFE_INTEGER, maxSeconds: 1e9 }, async () => {
     const size = Math.min(500, left);
     if (size <= 0) return null;
+    const first = count - left;
     left -= size;
-    const body = { messages: Array.from({ length: size }, () => ({ payload: PAYLOAD })) };
+    const body = { messages: Array.from({ length: size }, (_, i) => ({ payload: PAYLOAD, ...fields(first + i) })) };
     expectStatus(await client.request('POST', path, body), 201);
     return { messages: size, requests: 1 };
   });

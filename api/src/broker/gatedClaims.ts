@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Pool } from '../db/pool.js';
-import type { ClaimItem } from '../db/queries/messageClaim.js';
+import { inDeliveryOrder, type ClaimItem } from '../db/queries/messageClaim.js';
 import { messageClaimGated, queueActiveConsumerResign, type GatedClaimItem } from '../db/queries/messageClaimGated.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { now, tracing } from '../tracing/spans.js';
@@ -82,6 +82,7 @@ export class GatedClaims {
       if (row.standby) outcomes[row.ref].heldForMs = STANDBY_RECHECK_MS;
       else if (row.wait_ms !== null) outcomes[row.ref].heldForMs = Math.max(1, row.wait_ms);
     }
+    for (const outcome of outcomes) outcome.rows.sort(inDeliveryOrder);
     traceDeliveries(
       outcomes.flatMap((outcome) => outcome.rows),
       started,

@@ -17,6 +17,8 @@ export interface Message {
   ordering_key: string | null;
   /** When it expires; null: never. */
   expires_at: string | null;
+  /** In a queue with a max_priority; null elsewhere. */
+  priority: number | null;
   /** DEAD messages of listings only. */
   dead_at?: string;
   dead_reason?: NonNullable<MessageRow['dead_reason']>;
@@ -43,6 +45,7 @@ export function toMessage(row: MessageRow): Message {
     lease_expires_at: iso(row.lease_expires_at),
     ordering_key: row.ordering_key,
     expires_at: iso(row.expires_at),
+    priority: row.priority,
     ...death,
   };
 }

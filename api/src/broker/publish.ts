@@ -16,6 +16,8 @@ export interface PublishItem {
   delaySeconds: number;
   /** Seconds after the publish when it expires; undefined: only its queues' TTL applies. */
   expiresInSeconds?: number;
+  /** 0-9; undefined: 0. Only queues with a max_priority order by it. */
+  priority?: number;
   orderingKey?: string;
   idempotencyKey?: string;
 }
@@ -62,6 +64,7 @@ const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowI
   headers: item.headers,
   delaySeconds: item.delaySeconds,
   expiresInSeconds: item.expiresInSeconds,
+  priority: item.priority,
   orderingKey: item.orderingKey,
   idempotency: item.idempotencyKey === undefined ? undefined : { owner, key: item.idempotencyKey, hash: requestHash(topic, item) },
 });

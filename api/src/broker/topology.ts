@@ -15,6 +15,7 @@ import {
   type Overflow,
   type OnExpiry,
   type QueueSettings,
+  type QueueFixedSettings,
 } from '../db/queries/queue.js';
 
 export interface QueueView {
@@ -41,6 +42,8 @@ export interface QueueView {
   /** null: dead letters are not routed. */
   dead_letter_topic: string | null;
   dead_letter_keep: boolean;
+  /** null: priorities ignored, oldest first. */
+  max_priority: number | null;
 }
 
 /** `filter` is left out when the queue has none, as the contract says. */
@@ -91,7 +94,7 @@ function deadLetterTopicError(error: unknown, topic: string | null | undefined):
 }
 const CHECK_VIOLATION = '23514';
 
-export async function createQueue(db: Queryable, queue: { name: string; topicName: string } & QueueSettings): Promise<QueueView> {
+export async function createQueue(db: Queryable, queue: { name: string; topicName: string } & QueueSettings & QueueFixedSettings): Promise<QueueView> {
   if (queue.deadLetterTopic !== null && queue.deadLetterTopic === queue.topicName) throw ownTopicRefused(queue.topicName);
   try {
     return toQueueView(await queueInsert(db, queue));

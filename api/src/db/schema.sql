@@ -304,8 +304,10 @@ CREATE TABLE public.message (
     ordering_key text,
     ordering_pos bigint,
     expires_at timestamp with time zone,
+    priority smallint,
     CONSTRAINT message_check1 CHECK (((status = 'UNACKED'::text) = ((lease_expires_at IS NOT NULL) AND (holder IS NOT NULL)))),
     CONSTRAINT message_ordering_check CHECK ((((ordering_key IS NULL) = (ordering_pos IS NULL)) AND ((status <> 'BLOCKED'::text) OR (ordering_key IS NOT NULL)))),
+    CONSTRAINT message_priority_check CHECK (((priority >= 0) AND (priority <= 9))),
     CONSTRAINT message_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'UNACKED'::text, 'BLOCKED'::text])))
 )
 WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='10000', autovacuum_vacuum_cost_delay='0', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='100000', autovacuum_analyze_scale_factor='0.05');
@@ -329,7 +331,8 @@ CREATE TABLE public.message_acked (
     unacked_at timestamp with time zone,
     acked_at timestamp with time zone NOT NULL,
     ordering_key text,
-    expires_at timestamp with time zone
+    expires_at timestamp with time zone,
+    priority smallint
 )
 PARTITION BY RANGE (acked_at);
 
@@ -352,7 +355,8 @@ CREATE TABLE public.message_acked_default (
     unacked_at timestamp with time zone,
     acked_at timestamp with time zone NOT NULL,
     ordering_key text,
-    expires_at timestamp with time zone
+    expires_at timestamp with time zone,
+    priority smallint
 );
 
 --
@@ -377,6 +381,7 @@ CREATE TABLE public.message_dead (
     dead_detail text,
     ordering_key text,
     expires_at timestamp with time zone,
+    priority smallint,
     CONSTRAINT message_dead_dead_reason_check CHECK ((dead_reason = ANY (ARRAY['NACKED'::text, 'RETRIES_EXHAUSTED'::text, 'EXPIRED'::text, 'TTL_EXPIRED'::text, 'OVERFLOW'::text])))
 );
 
@@ -434,12 +439,14 @@ CREATE TABLE public.queue (
     on_expiry text DEFAULT 'dead_letter'::text NOT NULL,
     dead_letter_topic text,
     dead_letter_keep boolean DEFAULT false NOT NULL,
+    max_priority smallint,
     CONSTRAINT queue_ack_timeout_seconds_check CHECK (((ack_timeout_seconds >= 1) AND (ack_timeout_seconds <= 43200))),
     CONSTRAINT queue_acked_retention_hours_check CHECK (((acked_retention_hours >= 0) AND (acked_retention_hours <= 8760))),
     CONSTRAINT queue_dead_letter_topic_check CHECK ((dead_letter_topic <> topic_name)),
     CONSTRAINT queue_max_bytes_check CHECK ((max_bytes > 0)),
     CONSTRAINT queue_max_deliveries_per_second_check CHECK (((max_deliveries_per_second >= 1) AND (max_deliveries_per_second <= 100000))),
     CONSTRAINT queue_max_messages_check CHECK ((max_messages > 0)),
+    CONSTRAINT queue_max_priority_check CHECK (((max_priority >= 1) AND (max_priority <= 9))),
     CONSTRAINT queue_max_retries_check CHECK (((max_retries >= 0) AND (max_retries <= 100))),
     CONSTRAINT queue_message_ttl_seconds_check CHECK (((message_ttl_seconds >= 1) AND (message_ttl_seconds <= 1209600))),
     CONSTRAINT queue_on_expiry_check CHECK ((on_expiry = ANY (ARRAY['dead_letter'::text, 'drop'::text]))),
@@ -984,6 +991,12 @@ CREATE INDEX message_lease_idx ON public.message USING btree (lease_expires_at) 
 --
 
 CREATE INDEX message_ordering_idx ON public.message USING btree (queue_name, ordering_key, ordering_pos) WHERE (ordering_key IS NOT NULL);
+
+--
+-- Name: message_priority_claim_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX message_priority_claim_idx ON public.message USING btree (queue_name, priority DESC, available_at, seq) WHERE ((status = 'PENDING'::text) AND (priority IS NOT NULL));
 
 --
 -- Name: message_published_idx; Type: INDEX; Schema: public; Owner: -

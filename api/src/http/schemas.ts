@@ -16,6 +16,8 @@ export const bodyBoolean = () => Joi.boolean().strict();
 export const delaySeconds = bodyInteger().min(0).max(900);
 /** A message's time to live after its publish (migration 0019): 1 second to 14 days. */
 export const expiresInSeconds = bodyInteger().min(1).max(1_209_600);
+/** A message's priority (migration 0021): 0 (the default) to 9, highest first in queues with a max_priority. */
+export const priority = bodyInteger().min(0).max(9);
 
 /**
  * What PostgreSQL cannot keep in text or jsonb (NUL), or is not Unicode at all (an unpaired UTF-16

@@ -14,6 +14,7 @@ import {
   messageId,
   name,
   orderingKey,
+  priority,
   storableText,
 } from '../http/schemas.js';
 
@@ -51,6 +52,7 @@ export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
     headers,
     delay_seconds: delaySeconds,
     expires_in_seconds: expiresInSeconds,
+    priority,
     ordering_key: orderingKey,
     idempotency_key: idempotencyKey,
   }),

@@ -53,6 +53,7 @@ export class StreamPublishes {
       headers: frame.headers ?? {},
       delaySeconds: frame.delay_seconds ?? 0,
       expiresInSeconds: frame.expires_in_seconds,
+      priority: frame.priority,
       orderingKey: frame.ordering_key,
       idempotencyKey: frame.idempotency_key,
     };

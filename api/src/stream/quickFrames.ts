@@ -15,7 +15,18 @@ const NAME = /^(?!\.\.?$)[a-z0-9._-]{1,100}$/;
 // eslint-disable-next-line no-control-regex -- NUL is exactly what is looked for
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const PUBLISH_KEYS = new Set(['type', 'seq', 'topic', 'payload', 'headers', 'delay_seconds', 'expires_in_seconds', 'ordering_key', 'idempotency_key']);
+const PUBLISH_KEYS = new Set([
+  'type',
+  'seq',
+  'topic',
+  'payload',
+  'headers',
+  'delay_seconds',
+  'expires_in_seconds',
+  'priority',
+  'ordering_key',
+  'idempotency_key',
+]);
 const MAX_HEADERS = 50;
 const HEADER_NAME_MAX = 200;
 const HEADER_VALUE_MAX = 4096;
@@ -48,6 +59,8 @@ function quickPublish(value: Record<string, unknown>): PublishFrame | undefined 
   if (delay !== undefined && !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 900)) return undefined;
   const expires = value.expires_in_seconds;
   if (expires !== undefined && !(Number.isInteger(expires) && (expires as number) >= 1 && (expires as number) <= 1_209_600)) return undefined;
+  const { priority } = value;
+  if (priority !== undefined && !(Number.isInteger(priority) && (priority as number) >= 0 && (priority as number) <= 9)) return undefined;
   if (!optionalKey(value.ordering_key) || !optionalKey(value.idempotency_key) || !quickHeaders(value.headers)) return undefined;
   return value as unknown as PublishFrame;
 }

@@ -40,6 +40,10 @@ const WORKLOADS = [
   'publish_single_expiring',
   'consume_ack_no_expiry',
   'consume_ack_ttl',
+  'consume_ack_priorities_plain',
+  'consume_ack_priorities',
+  'publish_single_no_priority',
+  'publish_single_priority',
 ];
 const STREAM_WORKLOADS = [
   'stream_publish_1',
@@ -161,9 +165,9 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(results.brokers.length).toBeGreaterThanOrEqual(7);
     for (const broker of results.brokers) expect(broker.peakRssBytes, broker.name).toBeGreaterThan(0);
     expect(results.postgres.settings.fsync).toBeDefined();
-    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry']);
+    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry', 'priorities']);
 
-    expect(results.targets).toHaveLength(21);
+    expect(results.targets).toHaveLength(22);
     for (const target of results.targets) {
       if (RABBITMQ_TARGETS.test(target.description)) {
         expect(target.met, target.description).toBeNull();

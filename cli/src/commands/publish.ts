@@ -27,13 +27,14 @@ interface Common {
   headers?: Record<string, string>;
   delaySeconds?: number;
   expiresInSeconds?: number;
+  priority?: number;
   orderingKey?: string;
 }
 
 export default class Publish extends BrokerCommand<typeof Publish> {
   static summary = 'Publish a message to a topic, or a JSON-lines file of messages.';
 
-  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in groups of ${BATCH_SIZE} with a progress bar: over the stream (the default), each line is its own pipelined publish, confirmed one by one; with --transport http, each group is one batch request, all or nothing. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order). With --expires-in, a message not delivered within that many seconds is never delivered: each queue dead-letters it (TTL_EXPIRED) or drops it, as its --on-expiry says.`;
+  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in groups of ${BATCH_SIZE} with a progress bar: over the stream (the default), each line is its own pipelined publish, confirmed one by one; with --transport http, each group is one batch request, all or nothing. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order). With --expires-in, a message not delivered within that many seconds is never delivered: each queue dead-letters it (TTL_EXPIRED) or drops it, as its --on-expiry says. With --priority, queues created with --max-priority deliver it before messages of lower priority; other queues ignore it.`;
 
   static examples = [
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":42}'`,
@@ -41,6 +42,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":44}' --idempotency-key order-44 --delay 60`,
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":45,"status":"paid"}' --ordering-key order-45`,
     `<%= config.bin %> <%= command.id %> quote.requested '{"quoteId":7}' --expires-in 30`,
+    `<%= config.bin %> <%= command.id %> order.placed '{"orderId":46}' --priority 8`,
     '<%= config.bin %> <%= command.id %> order.placed --file orders.jsonl --idempotency-key import-2026-11-29',
   ];
 
@@ -59,6 +61,11 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       min: 1,
       max: 1_209_600,
     }),
+    priority: Flags.integer({
+      summary: 'Priority, 0-9 (default 0): queues created with --max-priority deliver higher priorities first.',
+      min: 0,
+      max: 9,
+    }),
     'ordering-key': Flags.string({ summary: 'Deliver messages of this key one at a time, in publish order, in each queue.' }),
     progress: Flags.boolean({ summary: 'Show a progress bar for --file. Default: when stderr is a terminal.', allowNo: true }),
     transport: transportFlag,
@@ -72,6 +79,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       headers: parseHeaders(this.flags.header),
       delaySeconds: this.flags.delay,
       expiresInSeconds: this.flags['expires-in'],
+      priority: this.flags.priority,
       orderingKey: this.flags['ordering-key'],
     };
     if (file !== undefined) return this.publishFile(topic, file, common);

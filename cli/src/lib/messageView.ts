@@ -30,6 +30,7 @@ export function renderMessageDetails(message: Message): string {
     ['consumer', message.consumer_id ?? '-'],
     ['claimed', formatTime(message.unacked_at)],
     ['lease ends', formatTime(message.lease_expires_at)],
+    ...(message.priority === null || message.priority === undefined ? [] : [['priority', String(message.priority)] as [string, string]]),
     ['headers', headers.length > 0 ? headers.join(' ') : '-'],
   ];
   return `${renderPairs(pairs)}

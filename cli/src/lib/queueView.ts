@@ -17,6 +17,7 @@ export function renderQueue(queue: Queue): string {
     ['filter', queue.filter ? JSON.stringify(queue.filter) : 'none (every message)'],
     ['ordering key', queue.require_ordering_key ? 'required' : 'optional'],
     ['consumers', queue.single_active_consumer ? 'one at a time (single active consumer)' : 'all at once'],
+    ['priorities', queue.max_priority === null ? 'none (oldest first)' : `highest first, 0-${queue.max_priority}`],
     ['delivery rate', queue.max_deliveries_per_second ? `at most ${queue.max_deliveries_per_second}/s` : 'no limit'],
     ['created', formatTime(queue.created_at)],
     ['bounds', describeBounds(queue)],

@@ -31,6 +31,12 @@ export interface PublishOptions extends CallOptions {
    */
   expiresInSeconds?: number;
   /**
+   * 0..9 (default 0). A queue with a max_priority delivers its highest priority first, oldest
+   * first within one (a priority above its max_priority counts as that); other queues ignore it.
+   * Messages of one ordering key keep their order whatever their priorities.
+   */
+  priority?: number;
+  /**
    * Messages with the same ordering key are delivered one at a time, in publish order, in each
    * queue: the next is claimable once the one before was acked or went to the dead letters.
    */
@@ -43,6 +49,8 @@ export interface BatchMessage {
   delaySeconds?: number;
   /** As PublishOptions.expiresInSeconds. */
   expiresInSeconds?: number;
+  /** As PublishOptions.priority. */
+  priority?: number;
   /** As PublishOptions.orderingKey; items of one key are delivered in the batch's order. */
   orderingKey?: string;
   /** Default: a fresh key per message, so a retried batch is stored once; `null` sends none. */
@@ -82,6 +90,7 @@ export function publish(t: Transport, topic: string, payload: string, options: P
         headers: options.headers,
         delay_seconds: options.delaySeconds,
         expires_in_seconds: options.expiresInSeconds,
+        priority: options.priority,
         ordering_key: options.orderingKey,
       },
     },
@@ -95,6 +104,7 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     headers: message.headers,
     delay_seconds: message.delaySeconds,
     expires_in_seconds: message.expiresInSeconds,
+    priority: message.priority,
     ordering_key: message.orderingKey,
     idempotency_key: keyOf(message.idempotencyKey),
   }));

@@ -42,6 +42,8 @@ export interface CreateQueueOptions extends CallOptions {
   deadLetterTopic?: string;
   /** With a dead-letter topic: also keep each dead letter in this queue's own DLQ. Default false. */
   deadLetterKeep?: boolean;
+  /** Deliver the highest publish priority first (1..9: the highest honoured); fixed for the queue's life. Default: none, oldest first. */
+  maxPriority?: number;
 }
 
 /** The settings to change; those left out keep their value. */
@@ -121,6 +123,7 @@ export function queuesResource(t: Transport) {
           on_expiry: options.onExpiry,
           dead_letter_topic: options.deadLetterTopic,
           dead_letter_keep: options.deadLetterKeep,
+          max_priority: options.maxPriority,
         },
       }),
     /** One queue and its settings (view). */

@@ -24,6 +24,8 @@ export interface PublishFrame {
   delay_seconds?: number;
   /** Seconds after the publish when the message expires (the queue's message_ttl_seconds may be earlier). */
   expires_in_seconds?: number;
+  /** 0..9 (default 0): queues with a max_priority deliver higher first. */
+  priority?: number;
   ordering_key?: string;
   idempotency_key?: string;
 }

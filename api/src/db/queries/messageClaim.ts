@@ -3,18 +3,34 @@ import { BY_ID_OF, MESSAGE_COLUMNS, NOT_EXPIRED, type MessageRow } from './messa
 import { COUNTED } from './queueCounts.js';
 
 /**
- * The taking of a claim, from the CTEs `wanted` (queue, n: how many to take) and `req` (each
- * request's ref, holder, consumer, lim and its position `upto`): the CTE `claimed`, the rows as
- * they now are. Shared with the gated claim (messageClaimGated.ts), which decides `wanted` otherwise.
+ * The taking of a claim, from the CTEs `wanted` (queue, n: how many to take, prioritized: the
+ * queue has a max_priority) and `req` (each request's ref, holder, consumer, lim and its position
+ * `upto`): the CTE `claimed`, the rows as they now are. Shared with the gated claim
+ * (messageClaimGated.ts), which decides `wanted` otherwise.
+ *
+ * Each queue reads one of two indexes: the claim index (oldest first), or for a prioritized queue
+ * the priority claim index (highest priority first, then oldest; migration 0021). Which one is a
+ * condition on `w` alone, which PostgreSQL checks once per queue before running either branch
+ * (a one-time filter), so a queue without priorities reads what it read before.
  */
 export const CLAIM_TAKE = `picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
+       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
-           SELECT id, available_at, seq FROM message x
-            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND ${NOT_EXPIRED('x')}
-            ORDER BY available_at, seq
-            LIMIT w.n
-              FOR UPDATE SKIP LOCKED) p),
+           -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
+           SELECT * FROM (
+             SELECT id, priority, available_at, seq FROM message x
+              WHERE NOT w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND ${NOT_EXPIRED('x')}
+              ORDER BY available_at, seq
+              LIMIT w.n
+                FOR UPDATE SKIP LOCKED) oldest
+           UNION ALL
+           SELECT * FROM (
+             SELECT id, priority, available_at, seq FROM message x
+              WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
+                AND available_at <= now() AND ${NOT_EXPIRED('x')}
+              ORDER BY priority DESC, available_at, seq
+              LIMIT w.n
+                FOR UPDATE SKIP LOCKED) highest) p),
      assigned AS (
        SELECT p.id, q.ref, q.holder, q.consumer
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
@@ -25,6 +41,10 @@ export const CLAIM_TAKE = `picked AS (
          FROM assigned a, queue q
         WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at)`;
+
+/** The order a claim hands messages out in: highest priority first (prioritized queues), then oldest. */
+export const inDeliveryOrder = (a: MessageRow, b: MessageRow): number =>
+  (b.priority ?? -1) - (a.priority ?? -1) || a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq;
 
 export interface ClaimItem {
   queue: string;
@@ -60,8 +80,8 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
      req AS (SELECT r.*, sum(r.lim) OVER (PARTITION BY r.queue ORDER BY r.ref) AS upto FROM r),
      -- A queue with a delivery gate is left to message_claim_gated (messageClaimGated.ts).
      wanted AS (
-       SELECT queue, max(upto) AS n FROM req
-        WHERE NOT EXISTS (SELECT 1 FROM queue g WHERE g.name = req.queue AND g.gated) GROUP BY queue),
+       SELECT req.queue, max(req.upto) AS n, bool_or(g.max_priority IS NOT NULL) AS prioritized
+         FROM req JOIN queue g ON g.name = req.queue WHERE NOT g.gated GROUP BY req.queue),
      ${CLAIM_TAKE},
      ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })},
      -- This commit does not wait for its WAL flush (see the comment above).
@@ -69,7 +89,7 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
      SELECT c.* FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL`,
     values: [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
   });
-  return rows.sort((a, b) => a.available_at.getTime() - b.available_at.getTime() || a.seq - b.seq);
+  return rows.sort(inDeliveryOrder);
 }
 
 /**

@@ -58,7 +58,7 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]):
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
-              ${DELIVERY_BURST('q.max_deliveries_per_second')} AS burst, q.gated
+              ${DELIVERY_BURST('q.max_deliveries_per_second')} AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized
          FROM queue q WHERE q.name IN (SELECT queue FROM r)),
      -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
      asker AS (
@@ -90,9 +90,10 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]):
         WHERE g.rate IS NOT NULL AND b.queue_name IN (SELECT queue FROM eligible)
           FOR UPDATE OF b),
      wanted AS (
-       SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n
+       SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n,
+              g.prioritized
          FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
-        GROUP BY req.queue, g.rate),
+        GROUP BY req.queue, g.rate, g.prioritized),
      ${CLAIM_TAKE},
      ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })},
      spent AS (

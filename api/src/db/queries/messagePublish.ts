@@ -10,6 +10,8 @@ export interface PublishRowItem {
   delaySeconds: number;
   /** Seconds after the publish when it expires (migration 0019); the queue's message_ttl_seconds, if earlier, wins. */
   expiresInSeconds?: number;
+  /** 0-9 (migration 0021); honoured only by queues with a max_priority, which cap it there. */
+  priority?: number;
   /** Messages of one key are delivered one at a time, in publish order, per queue. */
   orderingKey?: string;
   /** With a key: stored only if this statement claims the key (owner, key). */
@@ -45,11 +47,17 @@ export interface PublishedRow {
  */
 const EXPIRES_AT = `least(now() + make_interval(secs => i.ttl), now() + make_interval(secs => q.message_ttl_seconds))`;
 
+/**
+ * A copy's priority: only a queue with max_priority keeps one (0 when the item has none, capped at
+ * the queue's maximum); NULL elsewhere, which keeps it out of the priority claim index.
+ */
+const PRIORITY = `CASE WHEN q.max_priority IS NOT NULL THEN least(coalesce(i.prio, 0), q.max_priority) END`;
+
 /** The items, numbered (`ord`) in the order given. */
 const ITEMS = `item AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json)
-                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int))
-                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, ord))`;
+                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int, prio int))
+                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, prio, ord))`;
 
 /**
  * `copy`: one new id per (item, bound queue whose filter matches); `fanned` and `per_item`: each
@@ -59,7 +67,7 @@ const ITEMS = `item AS (
  */
 const FANNED = (allOrNothing: string, bounded: boolean) => `copy AS MATERIALIZED (
        SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AND i.okey IS NULL AS refuses,
-              ${EXPIRES_AT} AS expires_at,
+              ${EXPIRES_AT} AS expires_at, ${PRIORITY} AS priority,
               ${bounded ? BOUNDED_COPY : BOUNDED_GUARD}
          FROM item i JOIN queue q ON q.topic_name = i.topic
                                  AND (q.filter IS NULL OR miniqueue_filter_matches(q.filter, i.headers))),
@@ -114,8 +122,8 @@ const KEYLESS_PUBLISH = (allOrNothing: boolean, bounded = false) => `WITH ${ITEM
      ${FANNED(allOrNothing ? ALL_OR_NOTHING(bounded) : '', bounded)},
      ${CLAIMED},
      stored AS (
-       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at
+       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at, c.priority
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
         ORDER BY o.ord, c.queue
@@ -137,8 +145,8 @@ const KEYED_PUBLISH = (bounded = false) => `WITH ${ITEMS},
      ${APPEND_TO_GROUPS('keyed')},
      stored AS (
        INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at,
-                            ordering_key, ordering_pos, expires_at)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos, c.expires_at
+                            ordering_key, ordering_pos, expires_at, priority)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos, c.expires_at, c.priority
          FROM outcome o JOIN copy c ON c.ord = o.ord LEFT JOIN placed p ON p.id = c.id
         WHERE o.stored
         ORDER BY o.ord, c.queue
@@ -216,6 +224,7 @@ export async function messagePublish(
           hash: item.idempotency?.hash ?? null,
           okey: item.orderingKey ?? null,
           ttl: item.expiresInSeconds ?? null,
+          prio: item.priority ?? null,
         })),
       ),
       idempotencyTtlHours,

@@ -19,6 +19,8 @@ export interface MessageRow {
   ordering_key: string | null;
   /** When it expires (migration 0019); null: never. */
   expires_at: Date | null;
+  /** Its priority in a queue with a max_priority (migration 0021); null elsewhere. */
+  priority: number | null;
   /** The paging position in microseconds since 1970, in digits: published_at in a queue's listing, else available_at. */
   position: string;
   /** Dead messages in listings: when and how they died, and why in words. */
@@ -29,7 +31,7 @@ export interface MessageRow {
 
 /** The columns every table has, as a MessageRow wants them (`m` is the table's alias), positioned by `position`. */
 export const messageColumns = (position: 'available_at' | 'published_at') => `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority,
   (extract(epoch FROM m.${position}) * 1000000)::bigint::text AS position`;
 
 export const MESSAGE_COLUMNS = messageColumns('available_at');

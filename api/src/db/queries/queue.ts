@@ -29,6 +29,8 @@ export interface QueueRow {
   /** null: dead letters stay in the queue's own dead letters only. */
   dead_letter_topic: string | null;
   dead_letter_keep: boolean;
+  /** null: priorities are ignored, oldest first (migration 0021). */
+  max_priority: number | null;
 }
 
 /** What the expiry sweep does with an expired message (jobs/expirySweeper.ts). */
@@ -38,7 +40,7 @@ export type OnExpiry = 'dead_letter' | 'drop';
 export type Overflow = 'reject_publish' | 'dead_letter_oldest' | 'drop_oldest';
 
 const COLUMNS =
-  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep';
+  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority';
 
 export interface QueueSettings {
   ackTimeoutSeconds: number;
@@ -67,14 +69,20 @@ export interface QueueSettings {
   deadLetterKeep: boolean;
 }
 
+/** What a queue is created with beyond its settings: fixed for its life (migration 0021). */
+export interface QueueFixedSettings {
+  /** Highest priority its claims honour (1-9), highest first; null: oldest first, priorities ignored. */
+  maxPriority: number | null;
+}
+
 /** Inserts a queue and its acked counters; a duplicate name raises 23505, an unknown topic 23503. */
-export async function queueInsert(db: Queryable, queue: { name: string; topicName: string } & QueueSettings): Promise<QueueRow> {
+export async function queueInsert(db: Queryable, queue: { name: string; topicName: string } & QueueSettings & QueueFixedSettings): Promise<QueueRow> {
   const { rows } = await db.query<QueueRow>(
     `WITH q AS (
        INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter,
                           single_active_consumer, max_deliveries_per_second, max_messages, max_bytes, overflow,
-                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING ${COLUMNS}),
+                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING ${COLUMNS}),
      counters AS (INSERT INTO queue_counter (queue_name, shard) SELECT q.name, s FROM q, generate_series(0, 15) AS s),
      ${TOKENS_FOR('q')}
      SELECT * FROM q`,
@@ -95,6 +103,7 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
       queue.onExpiry,
       queue.deadLetterTopic,
       queue.deadLetterKeep,
+      queue.maxPriority,
     ],
   );
   return rows[0];

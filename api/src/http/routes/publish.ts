@@ -6,7 +6,7 @@ import type { PublishItem } from '../../broker/publish.js';
 import { singleBodyLimit } from '../../broker/publishLimits.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { delaySeconds, expiresInSeconds, headers, idempotencyKey, name, orderingKey, storableText } from '../schemas.js';
+import { delaySeconds, expiresInSeconds, headers, idempotencyKey, name, orderingKey, priority, storableText } from '../schemas.js';
 import { traceHeadersOf, withTraceHeaders } from '../../tracing/traceContext.js';
 
 const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
@@ -16,6 +16,7 @@ interface MessageBody {
   headers?: Record<string, string>;
   delay_seconds?: number;
   expires_in_seconds?: number;
+  priority?: number;
   ordering_key?: string;
   idempotency_key?: string;
 }
@@ -25,6 +26,7 @@ const messageFields = {
   headers,
   delay_seconds: delaySeconds,
   expires_in_seconds: expiresInSeconds,
+  priority,
   ordering_key: orderingKey,
 };
 
@@ -42,6 +44,7 @@ function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey: stri
     headers: withTraceHeaders(body.headers ?? {}, trace),
     delaySeconds: body.delay_seconds ?? 0,
     expiresInSeconds: body.expires_in_seconds,
+    priority: body.priority,
     orderingKey: body.ordering_key,
     idempotencyKey,
   };

@@ -34,6 +34,8 @@ const messageTtl = bodyInteger().min(1).max(1_209_600).allow(null);
 const onExpiry = Joi.string().valid('dead_letter', 'drop');
 const deadLetterTopic = name.allow(null);
 const deadLetterKeep = bodyBoolean();
+/** Priorities (migration 0021): the highest level its claims honour; null: oldest first. */
+const maxPriority = bodyInteger().min(1).max(9).allow(null);
 
 interface QueueSettingsBody {
   ack_timeout_seconds?: number;
@@ -55,7 +57,7 @@ interface QueueSettingsBody {
 type QueueParams = { queue: string };
 
 export function queueRoutes(server: Server, ctx: AppContext): void {
-  server.route<{ Payload: { name: string; topic_name: string } & Required<QueueSettingsBody> }>({
+  server.route<{ Payload: { name: string; topic_name: string; max_priority: number | null } & Required<QueueSettingsBody> }>({
     method: 'POST',
     path: '/queues',
     options: {
@@ -78,6 +80,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           on_expiry: onExpiry.default('dead_letter'),
           dead_letter_topic: deadLetterTopic.default(null),
           dead_letter_keep: deadLetterKeep.default(false),
+          max_priority: maxPriority.default(null),
         }),
       },
     },
@@ -100,6 +103,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         onExpiry: body.on_expiry,
         deadLetterTopic: body.dead_letter_topic,
         deadLetterKeep: body.dead_letter_keep,
+        maxPriority: body.max_priority,
       });
       return h.response(queue).code(201);
     },
@@ -138,6 +142,9 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           on_expiry: onExpiry,
           dead_letter_topic: deadLetterTopic,
           dead_letter_keep: deadLetterKeep,
+          max_priority: Joi.any()
+            .forbidden()
+            .messages({ 'any.unknown': 'is fixed when the queue is created: delete the queue and create it again to change it' }),
         })
           .min(1)
           .required(),

@@ -9,7 +9,7 @@ import { EXPIRY_FORMS, expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl }
 export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
   static summary = 'Create a queue bound to a topic.';
 
-  static description = `The queue receives a copy of every message published to the topic from now on. A consumer that claims a message holds it for --ack-timeout seconds; unacknowledged, it is redelivered, up to --max-retries times, then it goes to the dead-letter queue. With --filter, the queue takes only the messages whose headers match. ${FILTER_FORMS} With --require-ordering-key, publishes without an ordering key that this queue would take are refused. With --single-active-consumer, one consumer at a time is given messages (the next takes over when it stops polling, closes its stream or lets its leases run out); --max-deliveries-per-second paces deliveries across every broker instance (claims beyond it wait). ${BOUND_FORMS} ${EXPIRY_FORMS}`;
+  static description = `The queue receives a copy of every message published to the topic from now on. A consumer that claims a message holds it for --ack-timeout seconds; unacknowledged, it is redelivered, up to --max-retries times, then it goes to the dead-letter queue. With --filter, the queue takes only the messages whose headers match. ${FILTER_FORMS} With --require-ordering-key, publishes without an ordering key that this queue would take are refused. With --single-active-consumer, one consumer at a time is given messages (the next takes over when it stops polling, closes its stream or lets its leases run out); --max-deliveries-per-second paces deliveries across every broker instance (claims beyond it wait). With --max-priority, claims take the highest priority first (publish --priority), oldest first within one; messages of one ordering key keep their order; it cannot be changed later. ${BOUND_FORMS} ${EXPIRY_FORMS}`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --topic order.placed',
@@ -17,6 +17,7 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
     `<%= config.bin %> <%= command.id %> eu-orders --topic order.placed --filter '{"header":"region","equals":"eu"}'`,
     '<%= config.bin %> <%= command.id %> ledger --topic order.placed --require-ordering-key',
     '<%= config.bin %> <%= command.id %> sms-queue --topic order.placed --max-deliveries-per-second 200 --single-active-consumer',
+    '<%= config.bin %> <%= command.id %> urgent-first --topic order.placed --max-priority 9',
     '<%= config.bin %> <%= command.id %> recent --topic order.placed --max-messages 10000 --overflow drop_oldest',
     '<%= config.bin %> <%= command.id %> quotes --topic quote.requested --message-ttl 60 --dead-letter-topic quote.expired',
   ];
@@ -33,6 +34,11 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
     'require-ordering-key': Flags.boolean({ summary: 'Refuse publishes without an ordering key that this queue would take.' }),
     'single-active-consumer': Flags.boolean({ summary: 'Give messages to one consumer at a time; the next takes over when it stops.' }),
     'max-deliveries-per-second': Flags.integer({ summary: 'Deliveries per second across every instance (1-100000). Default: no limit.', min: 1, max: 100000 }),
+    'max-priority': Flags.integer({
+      summary: "Deliver the highest publish priority first (1-9: the highest honoured); fixed for the queue's life. Default: oldest first.",
+      min: 1,
+      max: 9,
+    }),
     ...boundFlags(false),
     ...expiryFlags(false),
   };
@@ -54,6 +60,7 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
       onExpiry: onExpiryOf(this.flags['on-expiry']),
       deadLetterTopic: parseDeadLetterTopic(this.flags['dead-letter-topic'], false) ?? undefined,
       deadLetterKeep: this.flags['dead-letter-keep'] || undefined,
+      maxPriority: this.flags['max-priority'],
     });
     this.log(`Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}).`);
     return queue;

@@ -179,6 +179,18 @@ export interface CreateQueueRequest {
      * @memberof CreateQueueRequest
      */
     dead_letter_keep?: boolean;
+    /**
+     * Delivers this queue's messages highest `priority` first, oldest first within one priority
+     * (RabbitMQ's `x-max-priority`); a publish's priority above it counts as `max_priority`. `null`
+     * (the default): priorities are ignored and the oldest claimable message goes first. Messages of
+     * one `ordering_key` are still delivered one at a time in publish order, whatever their
+     * priorities. It is set when the queue is created and cannot be changed (as RabbitMQ's): a `PATCH`
+     * naming it is `400`; delete the queue and create it again to change it.
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    max_priority?: number | null;
 }
 
 
@@ -218,6 +230,7 @@ export function CreateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'on_expiry': json['on_expiry'] == null ? undefined : OnExpiryFromJSON(json['on_expiry']),
         'dead_letter_topic': json['dead_letter_topic'] == null ? undefined : json['dead_letter_topic'],
         'dead_letter_keep': json['dead_letter_keep'] == null ? undefined : json['dead_letter_keep'],
+        'max_priority': json['max_priority'] == null ? undefined : json['max_priority'],
     };
 }
 
@@ -248,6 +261,7 @@ export function CreateQueueRequestToJSONTyped(value?: CreateQueueRequest | null,
         'on_expiry': OnExpiryToJSON(value['on_expiry']),
         'dead_letter_topic': value['dead_letter_topic'],
         'dead_letter_keep': value['dead_letter_keep'],
+        'max_priority': value['max_priority'],
     };
 }
 

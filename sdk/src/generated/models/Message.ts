@@ -119,6 +119,12 @@ export interface Message {
      */
     expires_at?: Date | null;
     /**
+     * Its priority in a queue with a `max_priority` (capped there); null in queues without.
+     * @type {number}
+     * @memberof Message
+     */
+    priority?: number | null;
+    /**
      * Present on DEAD messages only (the dead-letter listing, listings with `status=DEAD`, `getMessage`) — when it died.
      * @type {Date}
      * @memberof Message
@@ -184,6 +190,7 @@ export function MessageFromJSONTyped(json: any, ignoreDiscriminator: boolean): M
         'lease_expires_at': (json['lease_expires_at'] == null ? null : new Date(json['lease_expires_at'])),
         'ordering_key': json['ordering_key'],
         'expires_at': json['expires_at'] == null ? undefined : (new Date(json['expires_at'])),
+        'priority': json['priority'] == null ? undefined : json['priority'],
         'dead_at': json['dead_at'] == null ? undefined : (new Date(json['dead_at'])),
         'dead_reason': json['dead_reason'] == null ? undefined : DeadReasonFromJSON(json['dead_reason']),
         'dead_detail': json['dead_detail'] == null ? undefined : json['dead_detail'],
@@ -215,6 +222,7 @@ export function MessageToJSONTyped(value?: Message | null, ignoreDiscriminator: 
         'lease_expires_at': value['lease_expires_at'] == null ? value['lease_expires_at'] : value['lease_expires_at'].toISOString(),
         'ordering_key': value['ordering_key'],
         'expires_at': value['expires_at'] == null ? value['expires_at'] : value['expires_at'].toISOString(),
+        'priority': value['priority'],
         'dead_at': value['dead_at'] == null ? value['dead_at'] : value['dead_at'].toISOString(),
         'dead_reason': DeadReasonToJSON(value['dead_reason']),
         'dead_detail': value['dead_detail'],

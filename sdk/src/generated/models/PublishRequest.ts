@@ -43,6 +43,14 @@ export interface PublishRequest {
      */
     expires_in_seconds?: number;
     /**
+     * 0 (the default) to 9: in queues with a `max_priority`, higher priorities are delivered first
+     * (see `MaxPriority`); other queues ignore it.
+     * 
+     * @type {number}
+     * @memberof PublishRequest
+     */
+    priority?: number;
+    /**
      * Within each queue, messages with the same ordering key are delivered one at a time in publish
      * order: the next one is claimable only once the one before it was acked or went DEAD; a nack
      * or an expired lease redelivers the same message first. Different keys, and messages without
@@ -77,6 +85,7 @@ export function PublishRequestFromJSONTyped(json: any, ignoreDiscriminator: bool
         'headers': json['headers'] == null ? undefined : json['headers'],
         'delay_seconds': json['delay_seconds'] == null ? undefined : json['delay_seconds'],
         'expires_in_seconds': json['expires_in_seconds'] == null ? undefined : json['expires_in_seconds'],
+        'priority': json['priority'] == null ? undefined : json['priority'],
         'ordering_key': json['ordering_key'] == null ? undefined : json['ordering_key'],
     };
 }
@@ -96,6 +105,7 @@ export function PublishRequestToJSONTyped(value?: PublishRequest | null, ignoreD
         'headers': value['headers'],
         'delay_seconds': value['delay_seconds'],
         'expires_in_seconds': value['expires_in_seconds'],
+        'priority': value['priority'],
         'ordering_key': value['ordering_key'],
     };
 }

@@ -170,6 +170,18 @@ export interface Queue {
      * @memberof Queue
      */
     dead_letter_keep: boolean;
+    /**
+     * Delivers this queue's messages highest `priority` first, oldest first within one priority
+     * (RabbitMQ's `x-max-priority`); a publish's priority above it counts as `max_priority`. `null`
+     * (the default): priorities are ignored and the oldest claimable message goes first. Messages of
+     * one `ordering_key` are still delivered one at a time in publish order, whatever their
+     * priorities. It is set when the queue is created and cannot be changed (as RabbitMQ's): a `PATCH`
+     * naming it is `400`; delete the queue and create it again to change it.
+     * 
+     * @type {number}
+     * @memberof Queue
+     */
+    max_priority: number | null;
 }
 
 
@@ -194,6 +206,7 @@ export function instanceOfQueue(value: object): value is Queue {
     if (!('on_expiry' in value) || value['on_expiry'] === undefined) return false;
     if (!('dead_letter_topic' in value) || value['dead_letter_topic'] === undefined) return false;
     if (!('dead_letter_keep' in value) || value['dead_letter_keep'] === undefined) return false;
+    if (!('max_priority' in value) || value['max_priority'] === undefined) return false;
     return true;
 }
 
@@ -224,6 +237,7 @@ export function QueueFromJSONTyped(json: any, ignoreDiscriminator: boolean): Que
         'on_expiry': OnExpiryFromJSON(json['on_expiry']),
         'dead_letter_topic': json['dead_letter_topic'],
         'dead_letter_keep': json['dead_letter_keep'],
+        'max_priority': json['max_priority'],
     };
 }
 
@@ -255,6 +269,7 @@ export function QueueToJSONTyped(value?: Queue | null, ignoreDiscriminator: bool
         'on_expiry': OnExpiryToJSON(value['on_expiry']),
         'dead_letter_topic': value['dead_letter_topic'],
         'dead_letter_keep': value['dead_letter_keep'],
+        'max_priority': value['max_priority'],
     };
 }
 

@@ -6,16 +6,26 @@ WITH r AS (
      req AS (SELECT r.*, sum(r.lim) OVER (PARTITION BY r.queue ORDER BY r.ref) AS upto FROM r),
      -- A queue with a delivery gate is left to message_claim_gated (messageClaimGated.ts).
      wanted AS (
-       SELECT queue, max(upto) AS n FROM req
-        WHERE NOT EXISTS (SELECT 1 FROM queue g WHERE g.name = req.queue AND g.gated) GROUP BY queue),
+       SELECT req.queue, max(req.upto) AS n, bool_or(g.max_priority IS NOT NULL) AS prioritized
+         FROM req JOIN queue g ON g.name = req.queue WHERE NOT g.gated GROUP BY req.queue),
      picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
+       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
-           SELECT id, available_at, seq FROM message x
-            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
-            ORDER BY available_at, seq
-            LIMIT w.n
-              FOR UPDATE SKIP LOCKED) p),
+           -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
+           SELECT * FROM (
+             SELECT id, priority, available_at, seq FROM message x
+              WHERE NOT w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+              ORDER BY available_at, seq
+              LIMIT w.n
+                FOR UPDATE SKIP LOCKED) oldest
+           UNION ALL
+           SELECT * FROM (
+             SELECT id, priority, available_at, seq FROM message x
+              WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
+                AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+              ORDER BY priority DESC, available_at, seq
+              LIMIT w.n
+                FOR UPDATE SKIP LOCKED) highest) p),
      assigned AS (
        SELECT p.id, q.ref, q.holder, q.consumer
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
@@ -26,7 +36,7 @@ WITH r AS (
          FROM assigned a, queue q
         WHERE m.id = ANY (ARRAY(SELECT id FROM assigned)) AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position, m.status, m.lease_expires_at),
      counted AS (
      INSERT INTO queue_counter AS k (queue_name, shard, pending, unacked, dead, acked)

@@ -4,7 +4,7 @@ WITH r AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
-              greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated
+              greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized
          FROM queue q WHERE q.name IN (SELECT queue FROM r)),
      -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
      asker AS (
@@ -36,17 +36,28 @@ WITH r AS (
         WHERE g.rate IS NOT NULL AND b.queue_name IN (SELECT queue FROM eligible)
           FOR UPDATE OF b),
      wanted AS (
-       SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n
+       SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n,
+              g.prioritized
          FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
-        GROUP BY req.queue, g.rate),
+        GROUP BY req.queue, g.rate, g.prioritized),
      picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.available_at, p.seq) AS n
+       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
-           SELECT id, available_at, seq FROM message x
-            WHERE queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
-            ORDER BY available_at, seq
-            LIMIT w.n
-              FOR UPDATE SKIP LOCKED) p),
+           -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
+           SELECT * FROM (
+             SELECT id, priority, available_at, seq FROM message x
+              WHERE NOT w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+              ORDER BY available_at, seq
+              LIMIT w.n
+                FOR UPDATE SKIP LOCKED) oldest
+           UNION ALL
+           SELECT * FROM (
+             SELECT id, priority, available_at, seq FROM message x
+              WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
+                AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+              ORDER BY priority DESC, available_at, seq
+              LIMIT w.n
+                FOR UPDATE SKIP LOCKED) highest) p),
      assigned AS (
        SELECT p.id, q.ref, q.holder, q.consumer
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
@@ -57,7 +68,7 @@ WITH r AS (
          FROM assigned a, queue q
         WHERE m.id = ANY (ARRAY(SELECT id FROM assigned)) AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position, m.status, m.lease_expires_at),
      counted AS (
      INSERT INTO queue_counter AS k (queue_name, shard, pending, unacked, dead, acked)
@@ -76,7 +87,7 @@ WITH r AS (
      SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms
        FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL
      UNION ALL
-     SELECT 'verdict', r.ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+     SELECT 'verdict', r.ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
             coalesce(g.gated, false),
             coalesce(g.sac, false) AND r.ref NOT IN (SELECT ref FROM eligible),
             (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1)

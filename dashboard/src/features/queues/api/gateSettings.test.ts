@@ -19,6 +19,7 @@ const queue: Queue = {
   on_expiry: 'dead_letter',
   dead_letter_topic: null,
   dead_letter_keep: false,
+  max_priority: null,
 };
 
 describe('the delivery gates in the settings form', () => {

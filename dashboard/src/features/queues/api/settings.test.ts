@@ -21,6 +21,7 @@ const queue: Queue = {
   on_expiry: 'dead_letter',
   dead_letter_topic: null,
   dead_letter_keep: false,
+  max_priority: null,
 };
 
 describe('queue settings', () => {

@@ -17,6 +17,8 @@ export interface NewQueueSettings {
   maxRetries: number;
   filter?: HeaderFilter;
   requireOrderingKey?: boolean;
+  /** 1-9: highest priority first; undefined: oldest first. Fixed for the queue's life. */
+  maxPriority?: number;
 }
 
 export const createQueue = (mq: MiniQueue, name: string, topic: string, settings: NewQueueSettings) => mq.queues.create(name, topic, settings);

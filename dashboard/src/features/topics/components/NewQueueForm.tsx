@@ -38,12 +38,14 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
   const [maxRetries, setMaxRetries] = useState('5');
   const [filter, setFilter] = useState('');
   const [requireOrderingKey, setRequireOrderingKey] = useState(false);
+  const [maxPriority, setMaxPriority] = useState('');
   const [problems, setProblems] = useState<Problems>({});
   const settings = () => ({
     ackTimeoutSeconds: Number(ackTimeout),
     maxRetries: Number(maxRetries),
     filter: filterOf(filter).filter,
     requireOrderingKey: requireOrderingKey || undefined,
+    maxPriority: maxPriority === '' ? undefined : Number(maxPriority),
   });
   const submission = useSubmit(() => createQueue(mq, name.trim(), topic, settings()), {
     validate: () => {
@@ -55,6 +57,7 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
       setName('');
       setFilter('');
       setRequireOrderingKey(false);
+      setMaxPriority('');
       onCreated(queue);
     },
   });
@@ -115,6 +118,18 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
           hint="JSON: only messages whose headers match reach this queue. Empty takes every message."
         />
         <RequireOrderingKeyField checked={requireOrderingKey} onChange={setRequireOrderingKey} />
+        <SelectField
+          label="Priorities"
+          name="max-priority"
+          value={maxPriority}
+          onChange={(event) => setMaxPriority(event.target.value)}
+          hint="Highest priority first (a publish's 0–9, capped at the maximum); fixed once the queue exists."
+        >
+          <option value="">None: oldest first</option>
+          {[9, 8, 7, 6, 5, 4, 3, 2, 1].map((level) => (
+            <option key={level} value={String(level)}>{`0–${level}`}</option>
+          ))}
+        </SelectField>
         <FormFailure failure={submission.failure} />
         <Button type="submit" busy={submission.busy} disabled={topics.length === 0}>
           Create queue

@@ -14,6 +14,7 @@ import { boundsSummary } from '../../api/boundSettings';
 import { QueueBoundsFields } from './QueueBoundsFields';
 import { ExpiryFields } from './ExpiryFields';
 import { deadLettersSummary, expirySummary } from '../../api/expirySettings';
+import { prioritiesText } from '../../api/prioritySettings';
 import { brokerProblems, filterText, formOf, isEdited, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
 
 const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
@@ -36,6 +37,9 @@ export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queu
         </Setting>
         <Setting label="Consumers">{consumersText(queue)}</Setting>
         <Setting label="Delivery rate">{rateText(queue)}</Setting>
+        <Setting label="Priorities" className="sm:col-span-3">
+          {prioritiesText(queue)}
+        </Setting>
         <Setting label="Bounds" className="sm:col-span-3">
           {boundsSummary(queue)}
         </Setting>
@@ -131,6 +135,9 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
       />
       <RequireOrderingKeyField checked={form.requireOrderingKey} onChange={(checked) => change('requireOrderingKey', checked)} />
       <DeliveryGateFields form={form} error={problems.maxDeliveriesPerSecond} onChange={change} />
+      <p className="text-sm text-slate-600" data-testid="queue-priorities">
+        <span className="text-slate-500">Priorities:</span> <span className="font-medium text-slate-900">{prioritiesText(queue)}</span>
+      </p>
       <QueueBoundsFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <ExpiryFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <FormFailure failure={submission.failure} />
