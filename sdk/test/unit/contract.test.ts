@@ -26,6 +26,8 @@ describe('the constants the SDK shares with the CLI and the dashboard', () => {
       delaySeconds: schemas.DelaySeconds.maximum,
       expiresInSeconds: { min: schemas.ExpiresInSeconds.minimum, max: schemas.ExpiresInSeconds.maximum },
       messageTtlSeconds: { min: schemas.MessageTtlSeconds.minimum, max: schemas.MessageTtlSeconds.maximum },
+      priority: { min: schemas.Priority.minimum, max: schemas.Priority.maximum },
+      maxPriority: { min: schemas.MaxPriority.minimum, max: schemas.MaxPriority.maximum },
       ackTimeoutSeconds: { min: queue.ack_timeout_seconds.minimum, max: queue.ack_timeout_seconds.maximum },
       maxRetries: { min: queue.max_retries.minimum, max: queue.max_retries.maximum },
       ackedRetentionHours: { min: schemas.AckedRetentionHours.minimum, max: schemas.AckedRetentionHours.maximum },
