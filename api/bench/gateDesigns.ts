@@ -75,6 +75,8 @@ async function seed(db: pg.Client, queue: string, rate: number | null, count: nu
     deadLetterTopic: null,
     deadLetterKeep: false,
     maxPriority: null,
+    fairness: 'none',
+    maxInFlightPerKey: null,
   });
   await db.query(
     `INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, published_at, available_at)

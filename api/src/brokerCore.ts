@@ -100,7 +100,7 @@ export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps
     nack: settler.groupCommitStats.nacks,
   });
   const notifications = new NotificationSender(pool, logError);
-  const wakeups = new Wakeups({ changes, bus, waiters, instanceId });
+  const wakeups = new Wakeups({ changes, bus, waiters, instanceId, isFair: (queue) => claimer.gated.isFair(queue) });
   // Other instances' long polls hear of this one's commits through one debounced NOTIFY.
   const broadcast = new WakeupBroadcast(notifications, changes, instanceId);
   const recheck = new WaiterRecheck(pool, waiters, logError);

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../db/errors.js';
-import type { Pool } from '../db/pool.js';
+import { withTransaction, type Pool } from '../db/pool.js';
 import { inDeliveryOrder, type ClaimItem } from '../db/queries/messageClaim.js';
-import { messageClaimGated, queueActiveConsumerResign, type GatedClaimItem } from '../db/queries/messageClaimGated.js';
+import { lockFairTurns, messageClaimGated, queueActiveConsumerResign, type GatedClaimItem, type GatedClaimRow } from '../db/queries/messageClaimGated.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { now, tracing } from '../tracing/spans.js';
 import { traceDeliveries } from './deliverySpans.js';
@@ -18,12 +18,24 @@ export const ACTIVE_CONSUMER_IDLE_SECONDS = 5;
  * given up on another instance, so this is the takeover's bound after a stream closes there.
  */
 export const STANDBY_RECHECK_MS = 1_000;
+/**
+ * How often a consumer of a fair queue looks again while every key with waiting messages is at its
+ * max_in_flight_per_key. A publish anywhere, or an ack, nack or lease expiry on this instance, wakes
+ * it sooner (longPollWakeups.ts); an ack on another instance sends no notification, so this bounds
+ * how late the key's next message can be when it is acked there.
+ */
+export const FAIR_RECHECK_MS = 250;
 
 /** What a claim got, and when the gate (not an empty queue) held it back, until when to wait. */
 export interface ClaimOutcome {
   rows: MessageRow[];
   /** Set when a gate gave nothing: wait this long (or until woken) before asking again. */
   heldForMs?: number;
+  /**
+   * What may end that wait early: the gate's own key (a turn given up here), or the queue's (a
+   * publish, or room made by an ack: fair queues).
+   */
+  heldOn?: 'gate' | 'queue';
 }
 
 /**
@@ -41,6 +53,8 @@ export const gateWaitKey = (queue: string) => `gate:${queue}`;
  */
 export class GatedClaims {
   private readonly known = new Set<string>();
+  /** Gated queues known to be fair: their claims lock the queue's turn first (lockFairTurns). */
+  private readonly fair = new Set<string>();
   private readonly claims: GroupCommit<GatedClaimItem, ClaimOutcome>;
 
   constructor(private readonly deps: { pool: Pool; groupCommit: GroupCommitLimits }) {
@@ -53,6 +67,11 @@ export class GatedClaims {
 
   markGated(queue: string): void {
     this.known.add(queue);
+  }
+
+  /** Whether the queue is known to share out by key: an ack there may let a held consumer in. */
+  isFair(queue: string): boolean {
+    return this.fair.has(queue);
   }
 
   /** `waitSeconds`: how long the claimer's own wait may last, which its turn outlives by the idle bound. */
@@ -70,7 +89,14 @@ export class GatedClaims {
   private async claimBatch(items: GatedClaimItem[]): Promise<BatchResult<ClaimOutcome>[]> {
     const started = tracing.enabled ? now() : 0;
     const outcomes = items.map((): ClaimOutcome => ({ rows: [] }));
-    const rows = await messageClaimGated(this.deps.pool, items);
+    let rows = await this.claimLocking(items);
+    const relock = rows.filter((row) => row.kind === 'verdict' && row.relock).map((row) => row.ref);
+    if (relock.length > 0) {
+      // Fair queues not yet known here: learned now, claimed again with their turn locked.
+      for (const ref of relock) this.fair.add(items[ref].queue);
+      const again = await this.claimLocking(relock.map((ref) => items[ref]));
+      rows = rows.filter((row) => !(row.kind === 'verdict' && row.relock)).concat(again.map((row) => ({ ...row, ref: relock[row.ref] })));
+    }
     for (const row of rows) {
       if (row.kind === 'message') {
         const { ref, kind: _kind, ...message } = row;
@@ -79,8 +105,9 @@ export class GatedClaims {
       }
       const queue = items[row.ref].queue;
       if (!row.gated) this.known.delete(queue);
-      if (row.standby) outcomes[row.ref].heldForMs = STANDBY_RECHECK_MS;
-      else if (row.wait_ms !== null) outcomes[row.ref].heldForMs = Math.max(1, row.wait_ms);
+      if (row.standby) outcomes[row.ref] = { rows: [], heldForMs: STANDBY_RECHECK_MS, heldOn: 'gate' };
+      else if (row.wait_ms !== null) outcomes[row.ref] = { rows: [], heldForMs: Math.max(1, row.wait_ms), heldOn: 'gate' };
+      else if (row.full) outcomes[row.ref] = { rows: [], heldForMs: FAIR_RECHECK_MS, heldOn: 'queue' };
     }
     for (const outcome of outcomes) outcome.rows.sort(inDeliveryOrder);
     traceDeliveries(
@@ -88,5 +115,12 @@ export class GatedClaims {
       started,
     );
     return outcomes;
+  }
+
+  /** One gated statement; in a transaction that first locks the turns of the fair queues among them. */
+  private claimLocking(items: GatedClaimItem[]): Promise<GatedClaimRow[]> {
+    const fair = [...new Set(items.map((item) => item.queue).filter((queue) => this.fair.has(queue)))];
+    if (fair.length === 0) return messageClaimGated(this.deps.pool, items);
+    return withTransaction(this.deps.pool, async (tx) => messageClaimGated(tx, items, await lockFairTurns(tx, fair)));
   }
 }

@@ -48,16 +48,17 @@ export async function claimMessages(
     const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
     let claimed: MessageRow[];
     let heldForMs: number | undefined;
+    let heldOn: 'gate' | 'queue' | undefined;
     try {
-      ({ rows: claimed, heldForMs } = await deps.claimer.claimWaiting(request, Math.max(0, (deadline - Date.now()) / 1000)));
+      ({ rows: claimed, heldForMs, heldOn } = await deps.claimer.claimWaiting(request, Math.max(0, (deadline - Date.now()) / 1000)));
     } catch (error) {
       ticket?.cancel();
       throw error;
     }
     if (heldForMs !== undefined) {
-      // A delivery gate said not yet (another consumer's turn, or no token): wait for it, not for messages.
+      // A delivery gate said not yet (another consumer's turn, no token, every waiting key at its limit).
       ticket?.cancel();
-      if (!(await waitForGate(waiters, request, deadline, heldForMs))) return [];
+      if (!(await waitForGate(waiters, request, deadline, heldForMs, heldOn))) return [];
       continue;
     }
     if (claimed.length > 0) {
@@ -110,12 +111,20 @@ export async function claimMessages(
 }
 
 /**
- * Waits for a gate: `heldForMs`, the deadline, or a wake-up of the gate's own key (a turn given up
- * on this instance), whichever is first. Says whether to claim again.
+ * Waits for a gate: `heldForMs`, the deadline, or a wake-up, whichever is first: of the gate's own
+ * key (a turn given up on this instance) or, for a fair queue, of the queue's (a publish, or an ack
+ * that made room). Says whether to claim again.
  */
-async function waitForGate(waiters: QueueWaiters, request: ClaimRequest, deadline: number, heldForMs: number): Promise<boolean> {
+async function waitForGate(
+  waiters: QueueWaiters,
+  request: ClaimRequest,
+  deadline: number,
+  heldForMs: number,
+  heldOn: 'gate' | 'queue' = 'gate',
+): Promise<boolean> {
   const now = Date.now();
   if (request.waitSeconds <= 0 || now >= deadline || request.signal?.aborted || waiters.closed) return false;
-  await waiters.register(gateWaitKey(request.queue)).wait(Math.min(deadline, now + heldForMs), request.signal);
+  const key = heldOn === 'queue' ? request.queue : gateWaitKey(request.queue);
+  await waiters.register(key).wait(Math.min(deadline, now + heldForMs), request.signal);
   return !waiters.closed && !request.signal?.aborted;
 }

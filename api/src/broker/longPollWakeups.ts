@@ -2,8 +2,11 @@ import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
 import type { NotificationBus } from '../realtime/bus.js';
 import type { TopologyEvent, WakeupNotification } from '../realtime/channels.js';
-import { makesClaimable, type Changes, type Transition } from './changes.js';
+import { makesClaimable, type Changes, type Transition, type TransitionEvent } from './changes.js';
 import type { QueueWaiters } from './longPollWaiters.js';
+
+/** Transitions that take messages from their consumer without making them claimable again. */
+const LEAVES_CONSUMER: ReadonlySet<TransitionEvent> = new Set(['ACKED', 'NACKED_DEAD', 'EXPIRED_DEAD']);
 
 /**
  * Wakes long-polling consumers when messages become claimable: at once for this instance's own
@@ -16,7 +19,16 @@ export class Wakeups implements Service {
   /** queue → its earliest delayed message's time, and the timer that wakes its waiters then. */
   private readonly delayed = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly deps: { changes: Changes; bus: NotificationBus; waiters: QueueWaiters; instanceId: string }) {}
+  constructor(
+    private readonly deps: {
+      changes: Changes;
+      bus: NotificationBus;
+      waiters: QueueWaiters;
+      instanceId: string;
+      /** A fair queue (gatedClaims.ts): a message leaving its consumer may let a key at its limit go on. */
+      isFair?: (queue: string) => boolean;
+    },
+  ) {}
 
   start(): Promise<void> {
     return this.life.start(() => {
@@ -55,6 +67,7 @@ export class Wakeups implements Service {
 
   private readonly onLocal = (transitions: Transition[]) => {
     for (const t of transitions) {
+      if (LEAVES_CONSUMER.has(t.event) && this.deps.isFair?.(t.queue)) this.news(t.queue, t.ids.length, null);
       if (!makesClaimable(t)) continue;
       if (t.delayed && t.availableAt) this.news(t.queue, 0, t.availableAt);
       else this.news(t.queue, t.ids.length, null);

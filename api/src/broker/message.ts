@@ -19,6 +19,8 @@ export interface Message {
   expires_at: string | null;
   /** In a queue with a max_priority; null elsewhere. */
   priority: number | null;
+  /** In a queue with fairness by_key; null elsewhere. */
+  group_key: string | null;
   /** DEAD messages of listings only. */
   dead_at?: string;
   dead_reason?: NonNullable<MessageRow['dead_reason']>;
@@ -46,6 +48,7 @@ export function toMessage(row: MessageRow): Message {
     ordering_key: row.ordering_key,
     expires_at: iso(row.expires_at),
     priority: row.priority,
+    group_key: row.group_key,
     ...death,
   };
 }

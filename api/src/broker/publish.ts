@@ -18,6 +18,8 @@ export interface PublishItem {
   expiresInSeconds?: number;
   /** 0-9; undefined: 0. Only queues with a max_priority order by it. */
   priority?: number;
+  /** The group fair queues share out by; undefined: the ordering key, else the empty key. */
+  groupKey?: string;
   orderingKey?: string;
   idempotencyKey?: string;
 }
@@ -65,6 +67,7 @@ const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowI
   delaySeconds: item.delaySeconds,
   expiresInSeconds: item.expiresInSeconds,
   priority: item.priority,
+  groupKey: item.groupKey,
   orderingKey: item.orderingKey,
   idempotency: item.idempotencyKey === undefined ? undefined : { owner, key: item.idempotencyKey, hash: requestHash(topic, item) },
 });

@@ -16,6 +16,7 @@ import {
   type OnExpiry,
   type QueueSettings,
   type QueueFixedSettings,
+  type Fairness,
 } from '../db/queries/queue.js';
 
 export interface QueueView {
@@ -44,6 +45,9 @@ export interface QueueView {
   dead_letter_keep: boolean;
   /** null: priorities ignored, oldest first. */
   max_priority: number | null;
+  fairness: Fairness;
+  /** null: no limit per group key. */
+  max_in_flight_per_key: number | null;
 }
 
 /** `filter` is left out when the queue has none, as the contract says. */
@@ -94,8 +98,25 @@ function deadLetterTopicError(error: unknown, topic: string | null | undefined):
 }
 const CHECK_VIOLATION = '23514';
 
+const perKeyNeedsFairness = () =>
+  new ValidationError('max_in_flight_per_key needs fairness by_key', [
+    { field: 'max_in_flight_per_key', message: 'limits a group key of a queue with fairness by_key; this queue has none' },
+  ]);
+
+/** The settings fair sharing (migration 0022) refuses: a per-key limit without it, or with priorities. */
+function fairnessError(queue: QueueSettings & QueueFixedSettings): Error | undefined {
+  if (queue.fairness === 'by_key' && queue.maxPriority !== null)
+    return new ValidationError('fairness by_key cannot be combined with max_priority', [
+      { field: 'fairness', message: 'cannot be combined with max_priority: a queue orders its claims by one of them' },
+    ]);
+  if (queue.fairness !== 'by_key' && queue.maxInFlightPerKey !== null) return perKeyNeedsFairness();
+  return undefined;
+}
+
 export async function createQueue(db: Queryable, queue: { name: string; topicName: string } & QueueSettings & QueueFixedSettings): Promise<QueueView> {
   if (queue.deadLetterTopic !== null && queue.deadLetterTopic === queue.topicName) throw ownTopicRefused(queue.topicName);
+  const refused = fairnessError(queue);
+  if (refused) throw refused;
   try {
     return toQueueView(await queueInsert(db, queue));
   } catch (error) {
@@ -122,6 +143,7 @@ export async function updateQueue(db: Queryable, name: string, settings: Partial
   try {
     row = await queueUpdate(db, name, settings);
   } catch (error) {
+    if (pgCode(error) === CHECK_VIOLATION && constraintOf(error) === 'queue_per_key_needs_fairness') throw perKeyNeedsFairness();
     throw deadLetterTopicError(error, settings.deadLetterTopic) ?? error;
   }
   if (!row) throw noQueue(name);

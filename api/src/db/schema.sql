@@ -56,6 +56,53 @@ BEGIN
 END $$;
 
 --
+-- Name: miniqueue_fair_keys(text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.miniqueue_fair_keys(q text, after text, per_key integer, visits integer) RETURNS TABLE(group_key text, room integer, visit integer)
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+  cur text := after;
+  nxt text;
+  before_wrap boolean := after IS NOT NULL;
+  held integer;
+BEGIN
+  visit := 0;
+  WHILE visit < visits LOOP
+    IF cur IS NULL THEN
+      SELECT m.group_key INTO nxt FROM message m
+       WHERE m.queue_name = q AND m.status = 'PENDING' AND m.group_key IS NOT NULL
+       ORDER BY m.group_key LIMIT 1;
+    ELSE
+      SELECT m.group_key INTO nxt FROM message m
+       WHERE m.queue_name = q AND m.status = 'PENDING' AND m.group_key IS NOT NULL AND m.group_key > cur
+       ORDER BY m.group_key LIMIT 1;
+    END IF;
+    IF nxt IS NULL THEN
+      EXIT WHEN NOT before_wrap;
+      -- Past the last key: round to the first.
+      before_wrap := false;
+      cur := NULL;
+      CONTINUE;
+    END IF;
+    -- Round again past where this claim started: every key was visited.
+    EXIT WHEN NOT before_wrap AND after IS NOT NULL AND nxt > after;
+    cur := nxt;
+    visit := visit + 1;
+    group_key := cur;
+    IF per_key IS NULL THEN
+      room := 2147483647;
+    ELSE
+      SELECT count(*) INTO held FROM (
+        SELECT 1 FROM message m WHERE m.queue_name = q AND m.group_key = cur AND m.status = 'UNACKED' LIMIT per_key) h;
+      room := per_key - held;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END $$;
+
+--
 -- Name: miniqueue_filter_matches(jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -305,6 +352,7 @@ CREATE TABLE public.message (
     ordering_pos bigint,
     expires_at timestamp with time zone,
     priority smallint,
+    group_key text,
     CONSTRAINT message_check1 CHECK (((status = 'UNACKED'::text) = ((lease_expires_at IS NOT NULL) AND (holder IS NOT NULL)))),
     CONSTRAINT message_ordering_check CHECK ((((ordering_key IS NULL) = (ordering_pos IS NULL)) AND ((status <> 'BLOCKED'::text) OR (ordering_key IS NOT NULL)))),
     CONSTRAINT message_priority_check CHECK (((priority >= 0) AND (priority <= 9))),
@@ -332,7 +380,8 @@ CREATE TABLE public.message_acked (
     acked_at timestamp with time zone NOT NULL,
     ordering_key text,
     expires_at timestamp with time zone,
-    priority smallint
+    priority smallint,
+    group_key text
 )
 PARTITION BY RANGE (acked_at);
 
@@ -356,7 +405,8 @@ CREATE TABLE public.message_acked_default (
     acked_at timestamp with time zone NOT NULL,
     ordering_key text,
     expires_at timestamp with time zone,
-    priority smallint
+    priority smallint,
+    group_key text
 );
 
 --
@@ -382,6 +432,7 @@ CREATE TABLE public.message_dead (
     ordering_key text,
     expires_at timestamp with time zone,
     priority smallint,
+    group_key text,
     CONSTRAINT message_dead_dead_reason_check CHECK ((dead_reason = ANY (ARRAY['NACKED'::text, 'RETRIES_EXHAUSTED'::text, 'EXPIRED'::text, 'TTL_EXPIRED'::text, 'OVERFLOW'::text])))
 );
 
@@ -434,23 +485,29 @@ CREATE TABLE public.queue (
     overflow text DEFAULT 'reject_publish'::text NOT NULL,
     single_active_consumer boolean DEFAULT false NOT NULL,
     max_deliveries_per_second integer,
-    gated boolean GENERATED ALWAYS AS ((single_active_consumer OR (max_deliveries_per_second IS NOT NULL))) STORED,
     message_ttl_seconds integer,
     on_expiry text DEFAULT 'dead_letter'::text NOT NULL,
     dead_letter_topic text,
     dead_letter_keep boolean DEFAULT false NOT NULL,
     max_priority smallint,
+    fairness text DEFAULT 'none'::text NOT NULL,
+    max_in_flight_per_key integer,
+    gated boolean GENERATED ALWAYS AS ((single_active_consumer OR (max_deliveries_per_second IS NOT NULL) OR (fairness = 'by_key'::text))) STORED,
     CONSTRAINT queue_ack_timeout_seconds_check CHECK (((ack_timeout_seconds >= 1) AND (ack_timeout_seconds <= 43200))),
     CONSTRAINT queue_acked_retention_hours_check CHECK (((acked_retention_hours >= 0) AND (acked_retention_hours <= 8760))),
     CONSTRAINT queue_dead_letter_topic_check CHECK ((dead_letter_topic <> topic_name)),
+    CONSTRAINT queue_fairness_check CHECK ((fairness = ANY (ARRAY['none'::text, 'by_key'::text]))),
+    CONSTRAINT queue_fairness_without_priority CHECK (((fairness = 'none'::text) OR (max_priority IS NULL))),
     CONSTRAINT queue_max_bytes_check CHECK ((max_bytes > 0)),
     CONSTRAINT queue_max_deliveries_per_second_check CHECK (((max_deliveries_per_second >= 1) AND (max_deliveries_per_second <= 100000))),
+    CONSTRAINT queue_max_in_flight_per_key_check CHECK (((max_in_flight_per_key >= 1) AND (max_in_flight_per_key <= 10000))),
     CONSTRAINT queue_max_messages_check CHECK ((max_messages > 0)),
     CONSTRAINT queue_max_priority_check CHECK (((max_priority >= 1) AND (max_priority <= 9))),
     CONSTRAINT queue_max_retries_check CHECK (((max_retries >= 0) AND (max_retries <= 100))),
     CONSTRAINT queue_message_ttl_seconds_check CHECK (((message_ttl_seconds >= 1) AND (message_ttl_seconds <= 1209600))),
     CONSTRAINT queue_on_expiry_check CHECK ((on_expiry = ANY (ARRAY['dead_letter'::text, 'drop'::text]))),
-    CONSTRAINT queue_overflow_check CHECK ((overflow = ANY (ARRAY['reject_publish'::text, 'dead_letter_oldest'::text, 'drop_oldest'::text])))
+    CONSTRAINT queue_overflow_check CHECK ((overflow = ANY (ARRAY['reject_publish'::text, 'dead_letter_oldest'::text, 'drop_oldest'::text]))),
+    CONSTRAINT queue_per_key_needs_fairness CHECK (((max_in_flight_per_key IS NULL) OR (fairness = 'by_key'::text)))
 );
 
 --
@@ -489,6 +546,16 @@ CREATE TABLE public.queue_delivery_tokens (
     queue_name text NOT NULL,
     tokens double precision NOT NULL,
     refilled_at timestamp with time zone NOT NULL
+)
+WITH (fillfactor='50');
+
+--
+-- Name: queue_fair_turn; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_fair_turn (
+    queue_name text NOT NULL,
+    last_key text
 )
 WITH (fillfactor='50');
 
@@ -763,6 +830,13 @@ ALTER TABLE ONLY public.queue_delivery_tokens
     ADD CONSTRAINT queue_delivery_tokens_pkey PRIMARY KEY (queue_name);
 
 --
+-- Name: queue_fair_turn queue_fair_turn_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_fair_turn
+    ADD CONSTRAINT queue_fair_turn_pkey PRIMARY KEY (queue_name);
+
+--
 -- Name: queue_oldest_age_hour queue_oldest_age_hour_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -981,6 +1055,18 @@ CREATE INDEX message_dead_reason_idx ON public.message_dead USING btree (dead_re
 CREATE INDEX message_expires_idx ON public.message USING btree (expires_at) WHERE (expires_at IS NOT NULL);
 
 --
+-- Name: message_fair_claim_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX message_fair_claim_idx ON public.message USING btree (queue_name, group_key, available_at, seq) WHERE ((status = 'PENDING'::text) AND (group_key IS NOT NULL));
+
+--
+-- Name: message_fair_held_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX message_fair_held_idx ON public.message USING btree (queue_name, group_key) WHERE ((status = 'UNACKED'::text) AND (group_key IS NOT NULL));
+
+--
 -- Name: message_lease_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1152,6 +1238,13 @@ ALTER TABLE ONLY public.queue
 
 ALTER TABLE ONLY public.queue_delivery_tokens
     ADD CONSTRAINT queue_delivery_tokens_queue_name_fkey FOREIGN KEY (queue_name) REFERENCES public.queue(name) ON DELETE CASCADE;
+
+--
+-- Name: queue_fair_turn queue_fair_turn_queue_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_fair_turn
+    ADD CONSTRAINT queue_fair_turn_queue_name_fkey FOREIGN KEY (queue_name) REFERENCES public.queue(name) ON DELETE CASCADE;
 
 --
 -- Name: queue_push queue_push_queue_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -56,6 +56,8 @@ export const headers = Joi.object()
 export const idempotencyKey = storableText().min(1).max(200);
 /** Messages with the same ordering key are delivered one at a time, in publish order, per queue. */
 export const orderingKey = storableText().min(1).max(200);
+/** The group a fair queue shares its messages out by (migration 0022): as an ordering key is written. */
+export const groupKey = storableText().min(1).max(200);
 
 /** In the query string of consume; `bodyWaitSeconds` in the body of receive. */
 export const waitSeconds = Joi.number().integer().min(0).max(20);

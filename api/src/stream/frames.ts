@@ -15,6 +15,7 @@ import {
   name,
   orderingKey,
   priority,
+  groupKey,
   storableText,
 } from '../http/schemas.js';
 
@@ -53,6 +54,7 @@ export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
     delay_seconds: delaySeconds,
     expires_in_seconds: expiresInSeconds,
     priority,
+    group_key: groupKey,
     ordering_key: orderingKey,
     idempotency_key: idempotencyKey,
   }),

@@ -54,6 +54,7 @@ export class StreamPublishes {
       delaySeconds: frame.delay_seconds ?? 0,
       expiresInSeconds: frame.expires_in_seconds,
       priority: frame.priority,
+      groupKey: frame.group_key,
       orderingKey: frame.ordering_key,
       idempotencyKey: frame.idempotency_key,
     };

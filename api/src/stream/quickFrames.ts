@@ -24,6 +24,7 @@ const PUBLISH_KEYS = new Set([
   'delay_seconds',
   'expires_in_seconds',
   'priority',
+  'group_key',
   'ordering_key',
   'idempotency_key',
 ]);
@@ -61,7 +62,8 @@ function quickPublish(value: Record<string, unknown>): PublishFrame | undefined 
   if (expires !== undefined && !(Number.isInteger(expires) && (expires as number) >= 1 && (expires as number) <= 1_209_600)) return undefined;
   const { priority } = value;
   if (priority !== undefined && !(Number.isInteger(priority) && (priority as number) >= 0 && (priority as number) <= 9)) return undefined;
-  if (!optionalKey(value.ordering_key) || !optionalKey(value.idempotency_key) || !quickHeaders(value.headers)) return undefined;
+  if (!optionalKey(value.ordering_key) || !optionalKey(value.group_key) || !optionalKey(value.idempotency_key) || !quickHeaders(value.headers))
+    return undefined;
   return value as unknown as PublishFrame;
 }
 

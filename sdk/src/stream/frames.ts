@@ -27,6 +27,8 @@ export interface PublishFrame {
   /** 0..9 (default 0): queues with a max_priority deliver higher first. */
   priority?: number;
   ordering_key?: string;
+  /** In queues with fairness by_key: the group it is shared out by (default: its ordering_key). */
+  group_key?: string;
   idempotency_key?: string;
 }
 

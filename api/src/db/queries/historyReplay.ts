@@ -150,21 +150,21 @@ export async function historyReplayBatch(
   const { rows } = await db.query<{ copies: ReplayCopy[] | null; replayed: number; finished: boolean }>(
     `WITH pick AS MATERIALIZED (
        SELECT miniqueue_uuidv7() AS copy_id, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers,
-              m.published_at, m.available_at, m.ordering_key, m.priority
+              m.published_at, m.available_at, m.ordering_key, m.priority, m.group_key
          FROM message_acked m WHERE ${REPLAYABLE}
         ORDER BY m.available_at, m.seq LIMIT $8),
      ${KEYED_IN_ORDER('pick', 'copy_id')},
      ${APPEND_TO_GROUPS('keyed')},
      copied AS (
        INSERT INTO message (id, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
-                            ordering_key, ordering_pos, priority)
+                            ordering_key, ordering_pos, priority, group_key)
        SELECT p.copy_id, p.queue_name, p.topic_name, p.payload,
               p.headers || jsonb_build_object(
                 '${REPLAY_OF_HEADER}', p.id::text,
                 'miniqueue-original-published-at', to_json(p.published_at) #>> '{}',
                 'miniqueue-replay-id', $9::uuid::text,
                 'miniqueue-redelivered', 'true'),
-              ${PLACED_STATUS('g')}, 0, now(), now(), p.ordering_key, g.pos, p.priority
+              ${PLACED_STATUS('g')}, 0, now(), now(), p.ordering_key, g.pos, p.priority, p.group_key
          FROM pick p LEFT JOIN placed g ON g.id = p.copy_id ORDER BY p.available_at, p.seq
        RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at, octet_length(payload) AS bytes),
      ${COUNTED({ from: 'copied', pending: 1, bytes: 1 })},

@@ -12,25 +12,31 @@ import { COUNTED } from './queueCounts.js';
  * the priority claim index (highest priority first, then oldest; migration 0021). Which one is a
  * condition on `w` alone, which PostgreSQL checks once per queue before running either branch
  * (a one-time filter), so a queue without priorities reads what it read before.
+ *
+ * `fair` (the gated claim only; `wanted` then says `fair` too, and the CTE `fair_keys` lists each
+ * fair queue's keys in turn with their `room` and `visit` order): a fair queue takes up to its room
+ * from each key's head instead, and hands out every key's first message before any key's second
+ * (`turn`, then `visit`): round-robin between keys within one claim (migration 0022).
  */
-export const CLAIM_TAKE = `picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
+export const CLAIM_TAKE = ({ fair }: { fair: boolean }) => `picked AS (
+       SELECT w.queue, p.id,${fair ? ' p.group_key,' : ''}
+              row_number() OVER (PARTITION BY w.queue ORDER BY ${fair ? 'p.turn, p.visit, ' : ''}p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
            -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
            SELECT * FROM (
-             SELECT id, priority, available_at, seq FROM message x
-              WHERE NOT w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND ${NOT_EXPIRED('x')}
+             SELECT id, priority, available_at, seq${FAIR_NONE(fair)} FROM message x
+              WHERE NOT w.prioritized${fair ? ' AND NOT w.fair' : ''} AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND ${NOT_EXPIRED('x')}
               ORDER BY available_at, seq
               LIMIT w.n
                 FOR UPDATE SKIP LOCKED) oldest
            UNION ALL
            SELECT * FROM (
-             SELECT id, priority, available_at, seq FROM message x
+             SELECT id, priority, available_at, seq${FAIR_NONE(fair)} FROM message x
               WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
                 AND available_at <= now() AND ${NOT_EXPIRED('x')}
               ORDER BY priority DESC, available_at, seq
               LIMIT w.n
-                FOR UPDATE SKIP LOCKED) highest) p),
+                FOR UPDATE SKIP LOCKED) highest${fair ? FAIR_BRANCH : ''}) p),
      assigned AS (
        SELECT p.id, q.ref, q.holder, q.consumer
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
@@ -41,6 +47,23 @@ export const CLAIM_TAKE = `picked AS (
          FROM assigned a, queue q
         WHERE ${BY_ID_OF('assigned')} AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, ${MESSAGE_COLUMNS}, m.status, m.lease_expires_at)`;
+
+/** The fair branch's own columns, as the other branches give them: no turn, no key. */
+const FAIR_NONE = (fair: boolean) => (fair ? ', 1::bigint AS turn, 0 AS visit, NULL::text AS group_key' : '');
+
+/** Each visited key with room: its oldest claimable messages, up to its room, numbered (`turn`). */
+const FAIR_BRANCH = `
+           UNION ALL
+           SELECT t.id, NULL::smallint, t.available_at, t.seq, t.turn, k.visit, k.group_key
+             FROM fair_keys k CROSS JOIN LATERAL (
+               SELECT h.*, row_number() OVER (ORDER BY h.available_at, h.seq) AS turn FROM (
+                 SELECT id, available_at, seq FROM message x
+                  WHERE queue_name = k.queue AND group_key = k.group_key AND status = 'PENDING'
+                    AND available_at <= now() AND ${NOT_EXPIRED('x')}
+                  ORDER BY available_at, seq
+                  LIMIT least(k.room, w.n)
+                    FOR UPDATE SKIP LOCKED) h) t
+            WHERE w.fair AND k.queue = w.queue AND k.room > 0`;
 
 /** The order a claim hands messages out in: highest priority first (prioritized queues), then oldest. */
 export const inDeliveryOrder = (a: MessageRow, b: MessageRow): number =>
@@ -82,7 +105,7 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
      wanted AS (
        SELECT req.queue, max(req.upto) AS n, bool_or(g.max_priority IS NOT NULL) AS prioritized
          FROM req JOIN queue g ON g.name = req.queue WHERE NOT g.gated GROUP BY req.queue),
-     ${CLAIM_TAKE},
+     ${CLAIM_TAKE({ fair: false })},
      ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })},
      -- This commit does not wait for its WAL flush (see the comment above).
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)

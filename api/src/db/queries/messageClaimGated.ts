@@ -20,6 +20,10 @@ export interface GateVerdict {
   standby: boolean;
   /** A rate-limited queue with no token: when enough are back to be worth claiming again. */
   wait_ms: number | null;
+  /** A fair queue whose keys with waiting messages are all at max_in_flight_per_key. */
+  full: boolean;
+  /** A fair queue this statement did not hold the turn lock of (lockFairTurns): claim it again, with the lock. */
+  relock: boolean;
 }
 
 /** A verdict row's message columns: as many NULLs as `claimed` returns after `ref` (MESSAGE_COLUMNS, status, lease). */
@@ -48,17 +52,27 @@ export type GatedClaimRow = (MessageRow & { ref: number; kind: 'message' }) | (G
  * token per statement). Like messageClaim, it commits without waiting for the WAL flush: a lost
  * turn lapses, lost tokens are a tenth of a second's worth at most.
  *
+ * - Fair sharing (fairness by_key, migration 0022): `fair_keys` visits the queue's group keys with
+ *   waiting messages in turn, from the key after the one the last claim ended on
+ *   (queue_fair_turn.last_key), with what each may still have in flight; the take hands out each
+ *   key's first message before any key's second, and the turn moves on to the last key served.
+ *   The counts in flight are exact only because fair claims of a queue take turns: `fairLocked`
+ *   are the fair queues whose turn row the caller locked in this transaction, before this
+ *   statement took its snapshot (lockFairTurns), so it sees every fair claim before it. A fair
+ *   queue not among them gets nothing and a `relock` verdict.
+ *
  * Cost (bench `claim_rate_limited` beside `consume_ack`, and the two designs compared in
  * docs/api-guide.md): one more row locked and updated per statement, not per message.
  */
-export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]): Promise<GatedClaimRow[]> {
+export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], fairLocked: string[] = []): Promise<GatedClaimRow[]> {
   const { rows } = await db.query<Record<string, unknown>>({
     name: 'message_claim_gated',
     text: `WITH r AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
-              ${DELIVERY_BURST('q.max_deliveries_per_second')} AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized
+              ${DELIVERY_BURST('q.max_deliveries_per_second')} AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized,
+              q.fairness = 'by_key' AS fair, q.fairness = 'by_key' AND q.name <> ALL ($2::text[]) AS relock, q.max_in_flight_per_key AS per_key
          FROM queue q WHERE q.name IN (SELECT queue FROM r)),
      -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
      asker AS (
@@ -80,7 +94,7 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]):
        RETURNING a.queue_name, a.holder),
      eligible AS (
        SELECT r.* FROM r JOIN g ON g.name = r.queue
-        WHERE NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder)),
+        WHERE NOT g.relock AND (NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder))),
      req AS (SELECT e.*, sum(e.lim) OVER (PARTITION BY e.queue ORDER BY e.ref) AS upto FROM eligible e),
      -- Rate limit: the bucket, locked, refilled to this moment (clock time: the lock may have waited).
      bucket AS (
@@ -91,38 +105,86 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]):
           FOR UPDATE OF b),
      wanted AS (
        SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n,
-              g.prioritized
+              g.prioritized, g.fair, g.per_key
          FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
-        GROUP BY req.queue, g.rate, g.prioritized),
-     ${CLAIM_TAKE},
+        GROUP BY req.queue, g.rate, g.prioritized, g.fair, g.per_key),
+     -- Fair queues: the keys to take from this time, in turn (visits bounded by what is wanted).
+     fair_keys AS MATERIALIZED (
+       SELECT w.queue, k.group_key, k.room, k.visit
+         FROM wanted w JOIN queue_fair_turn t ON t.queue_name = w.queue
+        CROSS JOIN LATERAL miniqueue_fair_keys(w.queue, t.last_key, w.per_key, ${FAIR_VISITS('w.n')}) k
+        WHERE w.fair AND w.n > 0),
+     ${CLAIM_TAKE({ fair: true })},
      ${COUNTED({ from: 'claimed', pending: -1, unacked: 1 })},
      spent AS (
        UPDATE queue_delivery_tokens t
           SET tokens = b.tokens - (SELECT count(*) FROM claimed c WHERE c.queue_name = b.queue_name), refilled_at = b.at
          FROM bucket b WHERE t.queue_name = b.queue_name
        RETURNING t.queue_name, t.tokens, b.rate, b.burst),
+     -- The next fair claim starts after the last key served (or, serving none, the last visited).
+     turned AS (
+       UPDATE queue_fair_turn t
+          SET last_key = coalesce(
+                (SELECT p.group_key FROM picked p JOIN fair_keys k ON k.queue = p.queue AND k.group_key = p.group_key
+                  WHERE p.queue = t.queue_name AND p.id IN (SELECT id FROM claimed) ORDER BY k.visit DESC LIMIT 1),
+                (SELECT k.group_key FROM fair_keys k WHERE k.queue = t.queue_name ORDER BY k.visit DESC LIMIT 1))
+        WHERE t.queue_name IN (SELECT queue FROM fair_keys)),
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
-     SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms
+     SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms,
+            NULL::boolean AS full, NULL::boolean AS relock
        FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL
      UNION ALL
      SELECT 'verdict', r.ref, ${NO_MESSAGE},
             coalesce(g.gated, false),
             coalesce(g.sac, false) AND r.ref NOT IN (SELECT ref FROM eligible),
-            (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1)
+            (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1),
+            EXISTS (SELECT 1 FROM fair_keys k WHERE k.queue = r.queue AND k.room <= 0),
+            coalesce(g.relock, false)
        FROM r LEFT JOIN g ON g.name = r.queue
       WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.ref = r.ref)`,
     values: [
       JSON.stringify(
         items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit, hold: item.holdSeconds })),
       ),
+      fairLocked,
     ],
   });
   return rows.map((row) => {
-    const { kind, gated, standby, wait_ms, ...message } = row;
+    const { kind, gated, standby, wait_ms, full, relock, ...message } = row;
     if (kind === 'verdict')
-      return { kind, ref: message.ref as number, gated: gated as boolean, standby: standby as boolean, wait_ms: wait_ms as number | null };
+      return {
+        kind,
+        ref: message.ref as number,
+        gated: gated as boolean,
+        standby: standby as boolean,
+        wait_ms: wait_ms as number | null,
+        full: full as boolean,
+        relock: relock as boolean,
+      };
     return { kind: 'message', ...(message as unknown as MessageRow & { ref: number }) };
   });
+}
+
+/**
+ * How many keys one fair claim visits at most: enough for every message wanted to come from a key
+ * of its own with some keys at their limit on the way, and never so many that a queue of thousands
+ * of tenants makes each claim walk them all (the next claim goes on from where this one stopped).
+ */
+const FAIR_VISITS = (wanted: string) => `least(1000, 4 * ${wanted} + 16)::int`;
+
+/**
+ * Locks the turn rows of these fair queues (those that are not fair have none), in name order as
+ * every fair claim locks them, for the rest of the caller's transaction: fair claims of one queue
+ * then take turns, each counting what is in flight after the one before committed. Returns the
+ * fair queues it locked, for messageClaimGated's `fairLocked`.
+ */
+export async function lockFairTurns(db: Queryable, queues: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ queue_name: string }>({
+    name: 'queue_fair_turn_lock',
+    text: 'SELECT queue_name FROM queue_fair_turn WHERE queue_name = ANY ($1::text[]) ORDER BY queue_name FOR UPDATE',
+    values: [queues],
+  });
+  return rows.map((row) => row.queue_name);
 }
 
 /** A stream that ends gives up its turns at once, so the next consumer need not wait for them to lapse. */

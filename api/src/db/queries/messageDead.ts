@@ -18,9 +18,9 @@ const REVIVE = `${KEYED_IN_ORDER('d', 'id')},
   ${APPEND_TO_GROUPS('keyed')},
   ${COUNTED({ from: 'd', dead: -1, pending: 1, bytes: 1 })}
   INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, retry_count, published_at, available_at,
-                       ordering_key, ordering_pos, priority)
+                       ordering_key, ordering_pos, priority, group_key)
   SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, ${PLACED_STATUS('p')},
-         0, d.published_at, now(), d.ordering_key, p.pos, d.priority
+         0, d.published_at, now(), d.ordering_key, p.pos, d.priority, d.group_key
     FROM d LEFT JOIN placed p ON p.id = d.id
   RETURNING id, queue_name, to_json(available_at) #>> '{}' AS available_at`;
 

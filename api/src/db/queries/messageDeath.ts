@@ -1,3 +1,5 @@
+import { GROUP_KEY } from './groupKey.js';
+
 /**
  * Where a dead message goes (migration 0019), spliced into every statement that dead-letters
  * (LEAVE_LEASE in messageSettle.ts: nacks, exhausted retries, expired leases; the overflow trim in
@@ -48,7 +50,9 @@ export const BURY = (d: DeathOf) => `death AS (
    route AS MATERIALIZED (
      SELECT d.id AS source, t.name AS queue, d.dlt, d.payload, x.headers, now() + make_interval(secs => t.message_ttl_seconds) AS expires_at,
             -- As a publish gives it (messagePublish.ts PRIORITY): the dead message's, in a queue with priorities.
-            CASE WHEN t.max_priority IS NOT NULL THEN least(coalesce(d.priority, 0), t.max_priority) END AS priority
+            CASE WHEN t.max_priority IS NOT NULL THEN least(coalesce(d.priority, 0), t.max_priority) END AS priority,
+            -- And its group in a fair queue (messagePublish.ts GROUP_KEY): the dead message's group, else its ordering key.
+            ${GROUP_KEY('t', 'd.group_key', 'd.ordering_key')} AS group_key
        FROM death d
       CROSS JOIN LATERAL (
         SELECT d.headers || jsonb_build_object('${DEATH_HEADERS.queue}', d.queue_name, '${DEATH_HEADERS.reason}', d.death_reason,
@@ -57,15 +61,17 @@ export const BURY = (d: DeathOf) => `death AS (
                    AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
       WHERE d.dlt IS NOT NULL AND d.hops <= ${MAX_DEATH_HOPS}),
    routed AS (
-     INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority)
-     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority
+     INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
+     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
        FROM route r ORDER BY r.source, r.queue
      RETURNING id, queue_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority)
+                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority,
+                               group_key)
      SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, d.retry_count, d.published_at,
-            d.available_at, d.consumer_id, d.unacked_at, now(), d.death_reason, d.death_nack_reason, d.death_detail, d.ordering_key, d.expires_at, d.priority
+            d.available_at, d.consumer_id, d.unacked_at, now(), d.death_reason, d.death_nack_reason, d.death_detail, d.ordering_key, d.expires_at, d.priority,
+            d.group_key
        FROM death d
       WHERE d.keep OR NOT EXISTS (SELECT 1 FROM route r WHERE r.source = d.id)
      RETURNING queue_name)`;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../pool.js';
 import { APPEND_TO_GROUPS, PLACED_STATUS } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
+import { GROUP_KEY } from './groupKey.js';
 import { BOUNDED_COPY, BOUNDED_GUARD, FULL, FULL_OF_ITEM } from './messagePublishBounds.js';
 
 export interface PublishRowItem {
@@ -14,6 +15,8 @@ export interface PublishRowItem {
   priority?: number;
   /** Messages of one key are delivered one at a time, in publish order, per queue. */
   orderingKey?: string;
+  /** The group fair queues share out by (migration 0022); the ordering key when undefined. */
+  groupKey?: string;
   /** With a key: stored only if this statement claims the key (owner, key). */
   idempotency?: { owner: string; key: string; hash: string };
 }
@@ -56,8 +59,8 @@ const PRIORITY = `CASE WHEN q.max_priority IS NOT NULL THEN least(coalesce(i.pri
 /** The items, numbered (`ord`) in the order given. */
 const ITEMS = `item AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json)
-                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int, prio int))
-                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, prio, ord))`;
+                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int, prio int, gkey text))
+                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, prio, gkey, ord))`;
 
 /**
  * `copy`: one new id per (item, bound queue whose filter matches); `fanned` and `per_item`: each
@@ -67,7 +70,7 @@ const ITEMS = `item AS (
  */
 const FANNED = (allOrNothing: string, bounded: boolean) => `copy AS MATERIALIZED (
        SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AND i.okey IS NULL AS refuses,
-              ${EXPIRES_AT} AS expires_at, ${PRIORITY} AS priority,
+              ${EXPIRES_AT} AS expires_at, ${PRIORITY} AS priority, ${GROUP_KEY('q', 'i.gkey', 'i.okey')} AS group_key,
               ${bounded ? BOUNDED_COPY : BOUNDED_GUARD}
          FROM item i JOIN queue q ON q.topic_name = i.topic
                                  AND (q.filter IS NULL OR miniqueue_filter_matches(q.filter, i.headers))),
@@ -122,8 +125,8 @@ const KEYLESS_PUBLISH = (allOrNothing: boolean, bounded = false) => `WITH ${ITEM
      ${FANNED(allOrNothing ? ALL_OR_NOTHING(bounded) : '', bounded)},
      ${CLAIMED},
      stored AS (
-       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at, c.priority
+       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at, c.priority, c.group_key
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
         ORDER BY o.ord, c.queue
@@ -145,8 +148,9 @@ const KEYED_PUBLISH = (bounded = false) => `WITH ${ITEMS},
      ${APPEND_TO_GROUPS('keyed')},
      stored AS (
        INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at,
-                            ordering_key, ordering_pos, expires_at, priority)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos, c.expires_at, c.priority
+                            ordering_key, ordering_pos, expires_at, priority, group_key)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, ${PLACED_STATUS('p')}, now(), o.available_at, c.okey, p.pos, c.expires_at, c.priority,
+              c.group_key
          FROM outcome o JOIN copy c ON c.ord = o.ord LEFT JOIN placed p ON p.id = c.id
         WHERE o.stored
         ORDER BY o.ord, c.queue
@@ -225,6 +229,7 @@ export async function messagePublish(
           okey: item.orderingKey ?? null,
           ttl: item.expiresInSeconds ?? null,
           prio: item.priority ?? null,
+          gkey: item.groupKey ?? null,
         })),
       ),
       idempotencyTtlHours,

@@ -21,6 +21,8 @@ export interface MessageRow {
   expires_at: Date | null;
   /** Its priority in a queue with a max_priority (migration 0021); null elsewhere. */
   priority: number | null;
+  /** Its group in a queue with fairness by_key (migration 0022); null elsewhere. */
+  group_key: string | null;
   /** The paging position in microseconds since 1970, in digits: published_at in a queue's listing, else available_at. */
   position: string;
   /** Dead messages in listings: when and how they died, and why in words. */
@@ -31,7 +33,7 @@ export interface MessageRow {
 
 /** The columns every table has, as a MessageRow wants them (`m` is the table's alias), positioned by `position`. */
 export const messageColumns = (position: 'available_at' | 'published_at') => `m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority, m.group_key,
   (extract(epoch FROM m.${position}) * 1000000)::bigint::text AS position`;
 
 export const MESSAGE_COLUMNS = messageColumns('available_at');

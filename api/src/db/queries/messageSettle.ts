@@ -68,9 +68,9 @@ const ACK_TEXT = (traced: boolean) => `WITH r AS (${REQUEST()}),
        RETURNING m.*, r.ref, now() AS acked_at, octet_length(m.payload) AS bytes),
      kept AS (
        INSERT INTO message_acked (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                                  available_at, holder, consumer_id, unacked_at, acked_at, ordering_key, priority)
+                                  available_at, holder, consumer_id, unacked_at, acked_at, ordering_key, priority, group_key)
        SELECT a.id, a.seq, a.queue_name, a.topic_name, a.payload, a.headers, a.retry_count, a.published_at,
-              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at, a.ordering_key, a.priority
+              a.available_at, a.holder, a.consumer_id, a.unacked_at, a.acked_at, a.ordering_key, a.priority, a.group_key
          FROM acked a JOIN queue q ON q.name = a.queue_name
         WHERE coalesce(q.acked_retention_hours, $2) > 0),
      ${COUNTED({ from: 'acked', unacked: -1, acked: 1, bytes: -1 })},

@@ -31,6 +31,10 @@ export interface QueueRow {
   dead_letter_keep: boolean;
   /** null: priorities are ignored, oldest first (migration 0021). */
   max_priority: number | null;
+  /** by_key: shared out between group keys in turn (migration 0022). */
+  fairness: Fairness;
+  /** With fairness by_key: UNACKED messages per key at most; null: no limit. */
+  max_in_flight_per_key: number | null;
 }
 
 /** What the expiry sweep does with an expired message (jobs/expirySweeper.ts). */
@@ -40,7 +44,7 @@ export type OnExpiry = 'dead_letter' | 'drop';
 export type Overflow = 'reject_publish' | 'dead_letter_oldest' | 'drop_oldest';
 
 const COLUMNS =
-  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority';
+  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key';
 
 export interface QueueSettings {
   ackTimeoutSeconds: number;
@@ -67,13 +71,19 @@ export interface QueueSettings {
   deadLetterTopic: string | null;
   /** A routed dead letter also stays in the queue's dead letters. */
   deadLetterKeep: boolean;
+  /** With fairness by_key: UNACKED messages per group key at most; null: no limit. */
+  maxInFlightPerKey: number | null;
 }
 
 /** What a queue is created with beyond its settings: fixed for its life (migration 0021). */
 export interface QueueFixedSettings {
   /** Highest priority its claims honour (1-9), highest first; null: oldest first, priorities ignored. */
   maxPriority: number | null;
+  /** by_key: claims go round the group keys in turn (migration 0022); none: oldest first. */
+  fairness: Fairness;
 }
+
+export type Fairness = 'none' | 'by_key';
 
 /** Inserts a queue and its acked counters; a duplicate name raises 23505, an unknown topic 23503. */
 export async function queueInsert(db: Queryable, queue: { name: string; topicName: string } & QueueSettings & QueueFixedSettings): Promise<QueueRow> {
@@ -81,10 +91,11 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
     `WITH q AS (
        INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter,
                           single_active_consumer, max_deliveries_per_second, max_messages, max_bytes, overflow,
-                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING ${COLUMNS}),
+                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING ${COLUMNS}),
      counters AS (INSERT INTO queue_counter (queue_name, shard) SELECT q.name, s FROM q, generate_series(0, 15) AS s),
-     ${TOKENS_FOR('q')}
+     ${TOKENS_FOR('q')},
+     fair_turn AS (INSERT INTO queue_fair_turn (queue_name) SELECT name FROM q WHERE fairness = 'by_key')
      SELECT * FROM q`,
     [
       queue.name,
@@ -104,6 +115,8 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
       queue.deadLetterTopic,
       queue.deadLetterKeep,
       queue.maxPriority,
+      queue.fairness,
+      queue.maxInFlightPerKey,
     ],
   );
   return rows[0];
@@ -125,7 +138,8 @@ export async function queueUpdate(db: Queryable, name: string, settings: Partial
                       message_ttl_seconds = CASE WHEN $17 THEN $18::int ELSE message_ttl_seconds END,
                       on_expiry = coalesce($19, on_expiry),
                       dead_letter_topic = CASE WHEN $20 THEN $21::text ELSE dead_letter_topic END,
-                      dead_letter_keep = coalesce($22, dead_letter_keep)
+                      dead_letter_keep = coalesce($22, dead_letter_keep),
+                      max_in_flight_per_key = CASE WHEN $23 THEN $24::int ELSE max_in_flight_per_key END
       WHERE name = $1 RETURNING ${COLUMNS}),
      ${TOKENS_FOR('q')}
      SELECT * FROM q`,
@@ -152,6 +166,8 @@ export async function queueUpdate(db: Queryable, name: string, settings: Partial
       settings.deadLetterTopic !== undefined,
       settings.deadLetterTopic ?? null,
       settings.deadLetterKeep ?? null,
+      settings.maxInFlightPerKey !== undefined,
+      settings.maxInFlightPerKey ?? null,
     ],
   );
   return rows[0] ?? null;

@@ -6,7 +6,7 @@ import type { PublishItem } from '../../broker/publish.js';
 import { singleBodyLimit } from '../../broker/publishLimits.js';
 import { access, principalOf } from '../access.js';
 import type { AppContext } from '../context.js';
-import { delaySeconds, expiresInSeconds, headers, idempotencyKey, name, orderingKey, priority, storableText } from '../schemas.js';
+import { delaySeconds, expiresInSeconds, groupKey, headers, idempotencyKey, name, orderingKey, priority, storableText } from '../schemas.js';
 import { traceHeadersOf, withTraceHeaders } from '../../tracing/traceContext.js';
 
 const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
@@ -17,6 +17,7 @@ interface MessageBody {
   delay_seconds?: number;
   expires_in_seconds?: number;
   priority?: number;
+  group_key?: string;
   ordering_key?: string;
   idempotency_key?: string;
 }
@@ -27,6 +28,7 @@ const messageFields = {
   delay_seconds: delaySeconds,
   expires_in_seconds: expiresInSeconds,
   priority,
+  group_key: groupKey,
   ordering_key: orderingKey,
 };
 
@@ -45,6 +47,7 @@ function toItem(body: MessageBody, maxPayloadBytes: number, idempotencyKey: stri
     delaySeconds: body.delay_seconds ?? 0,
     expiresInSeconds: body.expires_in_seconds,
     priority: body.priority,
+    groupKey: body.group_key,
     orderingKey: body.ordering_key,
     idempotencyKey,
   };

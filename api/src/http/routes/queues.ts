@@ -6,7 +6,7 @@ import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { bodyBoolean, bodyInteger, headerFilter, name, pageQuery, status } from '../schemas.js';
 import { filterProblem, type HeaderFilter } from '../../broker/filter.js';
-import type { OnExpiry, Overflow } from '../../db/queries/queue.js';
+import type { Fairness, OnExpiry, Overflow } from '../../db/queries/queue.js';
 
 const queueParams = Joi.object({ queue: name.required() });
 const ackTimeout = bodyInteger().min(1).max(43200);
@@ -36,6 +36,11 @@ const deadLetterTopic = name.allow(null);
 const deadLetterKeep = bodyBoolean();
 /** Priorities (migration 0021): the highest level its claims honour; null: oldest first. */
 const maxPriority = bodyInteger().min(1).max(9).allow(null);
+/** Fair sharing (migration 0022): claims go round the group keys; at most so many in flight per key. */
+const fairness = Joi.string().valid('none', 'by_key');
+const maxInFlightPerKey = bodyInteger().min(1).max(10000).allow(null);
+const fixedAtCreation = () =>
+  Joi.any().forbidden().messages({ 'any.unknown': 'is fixed when the queue is created: delete the queue and create it again to change it' });
 
 interface QueueSettingsBody {
   ack_timeout_seconds?: number;
@@ -52,12 +57,13 @@ interface QueueSettingsBody {
   on_expiry?: OnExpiry;
   dead_letter_topic?: string | null;
   dead_letter_keep?: boolean;
+  max_in_flight_per_key?: number | null;
 }
 
 type QueueParams = { queue: string };
 
 export function queueRoutes(server: Server, ctx: AppContext): void {
-  server.route<{ Payload: { name: string; topic_name: string; max_priority: number | null } & Required<QueueSettingsBody> }>({
+  server.route<{ Payload: { name: string; topic_name: string; max_priority: number | null; fairness: Fairness } & Required<QueueSettingsBody> }>({
     method: 'POST',
     path: '/queues',
     options: {
@@ -81,6 +87,8 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           dead_letter_topic: deadLetterTopic.default(null),
           dead_letter_keep: deadLetterKeep.default(false),
           max_priority: maxPriority.default(null),
+          fairness: fairness.default('none'),
+          max_in_flight_per_key: maxInFlightPerKey.default(null),
         }),
       },
     },
@@ -104,6 +112,8 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         deadLetterTopic: body.dead_letter_topic,
         deadLetterKeep: body.dead_letter_keep,
         maxPriority: body.max_priority,
+        fairness: body.fairness,
+        maxInFlightPerKey: body.max_in_flight_per_key,
       });
       return h.response(queue).code(201);
     },
@@ -142,9 +152,9 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           on_expiry: onExpiry,
           dead_letter_topic: deadLetterTopic,
           dead_letter_keep: deadLetterKeep,
-          max_priority: Joi.any()
-            .forbidden()
-            .messages({ 'any.unknown': 'is fixed when the queue is created: delete the queue and create it again to change it' }),
+          max_in_flight_per_key: maxInFlightPerKey,
+          max_priority: fixedAtCreation(),
+          fairness: fixedAtCreation(),
         })
           .min(1)
           .required(),
@@ -166,6 +176,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         onExpiry: request.payload.on_expiry,
         deadLetterTopic: request.payload.dead_letter_topic,
         deadLetterKeep: request.payload.dead_letter_keep,
+        maxInFlightPerKey: request.payload.max_in_flight_per_key,
       }),
   });
   server.route<{ Params: QueueParams }>({

@@ -62,6 +62,15 @@ export interface BatchPublishItem {
      */
     ordering_key?: string;
     /**
+     * The group (a tenant, say) this message is shared out by in queues with `fairness: by_key`;
+     * without it the `ordering_key` is the group, else the empty key. Other queues ignore it.
+     * No NUL and no unpaired UTF-16 surrogate.
+     * 
+     * @type {string}
+     * @memberof BatchPublishItem
+     */
+    group_key?: string;
+    /**
      * No NUL and no unpaired UTF-16 surrogate.
      * @type {string}
      * @memberof BatchPublishItem
@@ -93,6 +102,7 @@ export function BatchPublishItemFromJSONTyped(json: any, ignoreDiscriminator: bo
         'expires_in_seconds': json['expires_in_seconds'] == null ? undefined : json['expires_in_seconds'],
         'priority': json['priority'] == null ? undefined : json['priority'],
         'ordering_key': json['ordering_key'] == null ? undefined : json['ordering_key'],
+        'group_key': json['group_key'] == null ? undefined : json['group_key'],
         'idempotency_key': json['idempotency_key'] == null ? undefined : json['idempotency_key'],
     };
 }
@@ -114,6 +124,7 @@ export function BatchPublishItemToJSONTyped(value?: BatchPublishItem | null, ign
         'expires_in_seconds': value['expires_in_seconds'],
         'priority': value['priority'],
         'ordering_key': value['ordering_key'],
+        'group_key': value['group_key'],
         'idempotency_key': value['idempotency_key'],
     };
 }

@@ -16,6 +16,13 @@ import {
     OnExpiryToJSON,
     OnExpiryToJSONTyped,
 } from './OnExpiry.js';
+import type { Fairness } from './Fairness.js';
+import {
+    FairnessFromJSON,
+    FairnessFromJSONTyped,
+    FairnessToJSON,
+    FairnessToJSONTyped,
+} from './Fairness.js';
 import type { HeaderFilter } from './HeaderFilter.js';
 import {
     HeaderFilterFromJSON,
@@ -191,6 +198,23 @@ export interface CreateQueueRequest {
      * @memberof CreateQueueRequest
      */
     max_priority?: number | null;
+    /**
+     * 
+     * @type {Fairness}
+     * @memberof CreateQueueRequest
+     */
+    fairness?: Fairness;
+    /**
+     * With `fairness: by_key`: at most this many messages of one group key are being processed
+     * (UNACKED) at once, across every consumer, path and broker instance; the key's next message
+     * is delivered when one of them is acked, nacked or its lease runs out. `null` (the default):
+     * no limit per key (claims still take turns between keys). Setting it on a queue without
+     * fairness is `400`. A change applies from the next claim.
+     * 
+     * @type {number}
+     * @memberof CreateQueueRequest
+     */
+    max_in_flight_per_key?: number | null;
 }
 
 
@@ -231,6 +255,8 @@ export function CreateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'dead_letter_topic': json['dead_letter_topic'] == null ? undefined : json['dead_letter_topic'],
         'dead_letter_keep': json['dead_letter_keep'] == null ? undefined : json['dead_letter_keep'],
         'max_priority': json['max_priority'] == null ? undefined : json['max_priority'],
+        'fairness': json['fairness'] == null ? undefined : FairnessFromJSON(json['fairness']),
+        'max_in_flight_per_key': json['max_in_flight_per_key'] == null ? undefined : json['max_in_flight_per_key'],
     };
 }
 
@@ -262,6 +288,8 @@ export function CreateQueueRequestToJSONTyped(value?: CreateQueueRequest | null,
         'dead_letter_topic': value['dead_letter_topic'],
         'dead_letter_keep': value['dead_letter_keep'],
         'max_priority': value['max_priority'],
+        'fairness': FairnessToJSON(value['fairness']),
+        'max_in_flight_per_key': value['max_in_flight_per_key'],
     };
 }
 

@@ -125,6 +125,12 @@ export interface Message {
      */
     priority?: number | null;
     /**
+     * Its group key in a queue with `fairness: by_key` (its publish's `group_key`, else its `ordering_key`, else the empty key); null in queues without.
+     * @type {string}
+     * @memberof Message
+     */
+    group_key?: string | null;
+    /**
      * Present on DEAD messages only (the dead-letter listing, listings with `status=DEAD`, `getMessage`) — when it died.
      * @type {Date}
      * @memberof Message
@@ -191,6 +197,7 @@ export function MessageFromJSONTyped(json: any, ignoreDiscriminator: boolean): M
         'ordering_key': json['ordering_key'],
         'expires_at': json['expires_at'] == null ? undefined : (new Date(json['expires_at'])),
         'priority': json['priority'] == null ? undefined : json['priority'],
+        'group_key': json['group_key'] == null ? undefined : json['group_key'],
         'dead_at': json['dead_at'] == null ? undefined : (new Date(json['dead_at'])),
         'dead_reason': json['dead_reason'] == null ? undefined : DeadReasonFromJSON(json['dead_reason']),
         'dead_detail': json['dead_detail'] == null ? undefined : json['dead_detail'],
@@ -223,6 +230,7 @@ export function MessageToJSONTyped(value?: Message | null, ignoreDiscriminator: 
         'ordering_key': value['ordering_key'],
         'expires_at': value['expires_at'] == null ? value['expires_at'] : value['expires_at'].toISOString(),
         'priority': value['priority'],
+        'group_key': value['group_key'],
         'dead_at': value['dead_at'] == null ? value['dead_at'] : value['dead_at'].toISOString(),
         'dead_reason': DeadReasonToJSON(value['dead_reason']),
         'dead_detail': value['dead_detail'],

@@ -61,6 +61,15 @@ export interface PublishRequest {
      * @memberof PublishRequest
      */
     ordering_key?: string;
+    /**
+     * The group (a tenant, say) this message is shared out by in queues with `fairness: by_key`;
+     * without it the `ordering_key` is the group, else the empty key. Other queues ignore it.
+     * No NUL and no unpaired UTF-16 surrogate.
+     * 
+     * @type {string}
+     * @memberof PublishRequest
+     */
+    group_key?: string;
 }
 
 /**
@@ -87,6 +96,7 @@ export function PublishRequestFromJSONTyped(json: any, ignoreDiscriminator: bool
         'expires_in_seconds': json['expires_in_seconds'] == null ? undefined : json['expires_in_seconds'],
         'priority': json['priority'] == null ? undefined : json['priority'],
         'ordering_key': json['ordering_key'] == null ? undefined : json['ordering_key'],
+        'group_key': json['group_key'] == null ? undefined : json['group_key'],
     };
 }
 
@@ -107,6 +117,7 @@ export function PublishRequestToJSONTyped(value?: PublishRequest | null, ignoreD
         'expires_in_seconds': value['expires_in_seconds'],
         'priority': value['priority'],
         'ordering_key': value['ordering_key'],
+        'group_key': value['group_key'],
     };
 }
 

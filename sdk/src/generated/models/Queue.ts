@@ -16,6 +16,13 @@ import {
     OnExpiryToJSON,
     OnExpiryToJSONTyped,
 } from './OnExpiry.js';
+import type { Fairness } from './Fairness.js';
+import {
+    FairnessFromJSON,
+    FairnessFromJSONTyped,
+    FairnessToJSON,
+    FairnessToJSONTyped,
+} from './Fairness.js';
 import type { HeaderFilter } from './HeaderFilter.js';
 import {
     HeaderFilterFromJSON,
@@ -182,6 +189,23 @@ export interface Queue {
      * @memberof Queue
      */
     max_priority: number | null;
+    /**
+     * 
+     * @type {Fairness}
+     * @memberof Queue
+     */
+    fairness: Fairness;
+    /**
+     * With `fairness: by_key`: at most this many messages of one group key are being processed
+     * (UNACKED) at once, across every consumer, path and broker instance; the key's next message
+     * is delivered when one of them is acked, nacked or its lease runs out. `null` (the default):
+     * no limit per key (claims still take turns between keys). Setting it on a queue without
+     * fairness is `400`. A change applies from the next claim.
+     * 
+     * @type {number}
+     * @memberof Queue
+     */
+    max_in_flight_per_key: number | null;
 }
 
 
@@ -207,6 +231,8 @@ export function instanceOfQueue(value: object): value is Queue {
     if (!('dead_letter_topic' in value) || value['dead_letter_topic'] === undefined) return false;
     if (!('dead_letter_keep' in value) || value['dead_letter_keep'] === undefined) return false;
     if (!('max_priority' in value) || value['max_priority'] === undefined) return false;
+    if (!('fairness' in value) || value['fairness'] === undefined) return false;
+    if (!('max_in_flight_per_key' in value) || value['max_in_flight_per_key'] === undefined) return false;
     return true;
 }
 
@@ -238,6 +264,8 @@ export function QueueFromJSONTyped(json: any, ignoreDiscriminator: boolean): Que
         'dead_letter_topic': json['dead_letter_topic'],
         'dead_letter_keep': json['dead_letter_keep'],
         'max_priority': json['max_priority'],
+        'fairness': FairnessFromJSON(json['fairness']),
+        'max_in_flight_per_key': json['max_in_flight_per_key'],
     };
 }
 
@@ -270,6 +298,8 @@ export function QueueToJSONTyped(value?: Queue | null, ignoreDiscriminator: bool
         'dead_letter_topic': value['dead_letter_topic'],
         'dead_letter_keep': value['dead_letter_keep'],
         'max_priority': value['max_priority'],
+        'fairness': FairnessToJSON(value['fairness']),
+        'max_in_flight_per_key': value['max_in_flight_per_key'],
     };
 }
 

@@ -163,6 +163,17 @@ export interface UpdateQueueRequest {
      * @memberof UpdateQueueRequest
      */
     dead_letter_keep?: boolean;
+    /**
+     * With `fairness: by_key`: at most this many messages of one group key are being processed
+     * (UNACKED) at once, across every consumer, path and broker instance; the key's next message
+     * is delivered when one of them is acked, nacked or its lease runs out. `null` (the default):
+     * no limit per key (claims still take turns between keys). Setting it on a queue without
+     * fairness is `400`. A change applies from the next claim.
+     * 
+     * @type {number}
+     * @memberof UpdateQueueRequest
+     */
+    max_in_flight_per_key?: number | null;
 }
 
 
@@ -198,6 +209,7 @@ export function UpdateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'on_expiry': json['on_expiry'] == null ? undefined : OnExpiryFromJSON(json['on_expiry']),
         'dead_letter_topic': json['dead_letter_topic'] == null ? undefined : json['dead_letter_topic'],
         'dead_letter_keep': json['dead_letter_keep'] == null ? undefined : json['dead_letter_keep'],
+        'max_in_flight_per_key': json['max_in_flight_per_key'] == null ? undefined : json['max_in_flight_per_key'],
     };
 }
 
@@ -226,6 +238,7 @@ export function UpdateQueueRequestToJSONTyped(value?: UpdateQueueRequest | null,
         'on_expiry': OnExpiryToJSON(value['on_expiry']),
         'dead_letter_topic': value['dead_letter_topic'],
         'dead_letter_keep': value['dead_letter_keep'],
+        'max_in_flight_per_key': value['max_in_flight_per_key'],
     };
 }
 

@@ -23,6 +23,7 @@ export * from './ErrorCode.js';
 export * from './ExchangeRequest.js';
 export * from './ExtendRequest.js';
 export * from './ExtendResult.js';
+export * from './Fairness.js';
 export * from './FieldError.js';
 export * from './FilterAllOfClauses.js';
 export * from './FilterAllOfTerms.js';

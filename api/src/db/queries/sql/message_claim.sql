@@ -9,7 +9,8 @@ WITH r AS (
        SELECT req.queue, max(req.upto) AS n, bool_or(g.max_priority IS NOT NULL) AS prioritized
          FROM req JOIN queue g ON g.name = req.queue WHERE NOT g.gated GROUP BY req.queue),
      picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
+       SELECT w.queue, p.id,
+              row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
            -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
            SELECT * FROM (
@@ -36,7 +37,7 @@ WITH r AS (
          FROM assigned a, queue q
         WHERE m.id = ANY (ARRAY(SELECT id FROM assigned)) AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority, m.group_key,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position, m.status, m.lease_expires_at),
      counted AS (
      INSERT INTO queue_counter AS k (queue_name, shard, pending, unacked, dead, acked)

@@ -4,7 +4,8 @@ WITH r AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
-              greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized
+              greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized,
+              q.fairness = 'by_key' AS fair, q.fairness = 'by_key' AND q.name <> ALL ($2::text[]) AS relock, q.max_in_flight_per_key AS per_key
          FROM queue q WHERE q.name IN (SELECT queue FROM r)),
      -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
      asker AS (
@@ -26,7 +27,7 @@ WITH r AS (
        RETURNING a.queue_name, a.holder),
      eligible AS (
        SELECT r.* FROM r JOIN g ON g.name = r.queue
-        WHERE NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder)),
+        WHERE NOT g.relock AND (NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder))),
      req AS (SELECT e.*, sum(e.lim) OVER (PARTITION BY e.queue ORDER BY e.ref) AS upto FROM eligible e),
      -- Rate limit: the bucket, locked, refilled to this moment (clock time: the lock may have waited).
      bucket AS (
@@ -37,27 +38,45 @@ WITH r AS (
           FOR UPDATE OF b),
      wanted AS (
        SELECT req.queue, CASE WHEN g.rate IS NULL THEN max(req.upto) ELSE least(max(req.upto), floor(coalesce(min(b.tokens), 0))) END::bigint AS n,
-              g.prioritized
+              g.prioritized, g.fair, g.per_key
          FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
-        GROUP BY req.queue, g.rate, g.prioritized),
+        GROUP BY req.queue, g.rate, g.prioritized, g.fair, g.per_key),
+     -- Fair queues: the keys to take from this time, in turn (visits bounded by what is wanted).
+     fair_keys AS MATERIALIZED (
+       SELECT w.queue, k.group_key, k.room, k.visit
+         FROM wanted w JOIN queue_fair_turn t ON t.queue_name = w.queue
+        CROSS JOIN LATERAL miniqueue_fair_keys(w.queue, t.last_key, w.per_key, least(1000, 4 * w.n + 16)::int) k
+        WHERE w.fair AND w.n > 0),
      picked AS (
-       SELECT w.queue, p.id, row_number() OVER (PARTITION BY w.queue ORDER BY p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
+       SELECT w.queue, p.id, p.group_key,
+              row_number() OVER (PARTITION BY w.queue ORDER BY p.turn, p.visit, p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
            -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
            SELECT * FROM (
-             SELECT id, priority, available_at, seq FROM message x
-              WHERE NOT w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+             SELECT id, priority, available_at, seq, 1::bigint AS turn, 0 AS visit, NULL::text AS group_key FROM message x
+              WHERE NOT w.prioritized AND NOT w.fair AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
               ORDER BY available_at, seq
               LIMIT w.n
                 FOR UPDATE SKIP LOCKED) oldest
            UNION ALL
            SELECT * FROM (
-             SELECT id, priority, available_at, seq FROM message x
+             SELECT id, priority, available_at, seq, 1::bigint AS turn, 0 AS visit, NULL::text AS group_key FROM message x
               WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
                 AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
               ORDER BY priority DESC, available_at, seq
               LIMIT w.n
-                FOR UPDATE SKIP LOCKED) highest) p),
+                FOR UPDATE SKIP LOCKED) highest
+           UNION ALL
+           SELECT t.id, NULL::smallint, t.available_at, t.seq, t.turn, k.visit, k.group_key
+             FROM fair_keys k CROSS JOIN LATERAL (
+               SELECT h.*, row_number() OVER (ORDER BY h.available_at, h.seq) AS turn FROM (
+                 SELECT id, available_at, seq FROM message x
+                  WHERE queue_name = k.queue AND group_key = k.group_key AND status = 'PENDING'
+                    AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+                  ORDER BY available_at, seq
+                  LIMIT least(k.room, w.n)
+                    FOR UPDATE SKIP LOCKED) h) t
+            WHERE w.fair AND k.queue = w.queue AND k.room > 0) p),
      assigned AS (
        SELECT p.id, q.ref, q.holder, q.consumer
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
@@ -68,7 +87,7 @@ WITH r AS (
          FROM assigned a, queue q
         WHERE m.id = ANY (ARRAY(SELECT id FROM assigned)) AND m.id = a.id AND q.name = m.queue_name
        RETURNING a.ref, m.id, m.seq, m.queue_name, m.topic_name, m.payload, m.headers, m.retry_count,
-  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority,
+  m.published_at, m.available_at, m.consumer_id, m.unacked_at, m.ordering_key, m.expires_at, m.priority, m.group_key,
   (extract(epoch FROM m.available_at) * 1000000)::bigint::text AS position, m.status, m.lease_expires_at),
      counted AS (
      INSERT INTO queue_counter AS k (queue_name, shard, pending, unacked, dead, acked)
@@ -83,13 +102,24 @@ WITH r AS (
           SET tokens = b.tokens - (SELECT count(*) FROM claimed c WHERE c.queue_name = b.queue_name), refilled_at = b.at
          FROM bucket b WHERE t.queue_name = b.queue_name
        RETURNING t.queue_name, t.tokens, b.rate, b.burst),
+     -- The next fair claim starts after the last key served (or, serving none, the last visited).
+     turned AS (
+       UPDATE queue_fair_turn t
+          SET last_key = coalesce(
+                (SELECT p.group_key FROM picked p JOIN fair_keys k ON k.queue = p.queue AND k.group_key = p.group_key
+                  WHERE p.queue = t.queue_name AND p.id IN (SELECT id FROM claimed) ORDER BY k.visit DESC LIMIT 1),
+                (SELECT k.group_key FROM fair_keys k WHERE k.queue = t.queue_name ORDER BY k.visit DESC LIMIT 1))
+        WHERE t.queue_name IN (SELECT queue FROM fair_keys)),
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
-     SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms
+     SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms,
+            NULL::boolean AS full, NULL::boolean AS relock
        FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL
      UNION ALL
-     SELECT 'verdict', r.ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+     SELECT 'verdict', r.ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
             coalesce(g.gated, false),
             coalesce(g.sac, false) AND r.ref NOT IN (SELECT ref FROM eligible),
-            (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1)
+            (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1),
+            EXISTS (SELECT 1 FROM fair_keys k WHERE k.queue = r.queue AND k.room <= 0),
+            coalesce(g.relock, false)
        FROM r LEFT JOIN g ON g.name = r.queue
       WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.ref = r.ref)

@@ -27,7 +27,9 @@ WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, h
    route AS MATERIALIZED (
      SELECT d.id AS source, t.name AS queue, d.dlt, d.payload, x.headers, now() + make_interval(secs => t.message_ttl_seconds) AS expires_at,
             -- As a publish gives it (messagePublish.ts PRIORITY): the dead message's, in a queue with priorities.
-            CASE WHEN t.max_priority IS NOT NULL THEN least(coalesce(d.priority, 0), t.max_priority) END AS priority
+            CASE WHEN t.max_priority IS NOT NULL THEN least(coalesce(d.priority, 0), t.max_priority) END AS priority,
+            -- And its group in a fair queue (messagePublish.ts GROUP_KEY): the dead message's group, else its ordering key.
+            CASE WHEN t.fairness = 'by_key' THEN coalesce(d.group_key, d.ordering_key, '') END AS group_key
        FROM death d
       CROSS JOIN LATERAL (
         SELECT d.headers || jsonb_build_object('miniqueue-death-queue', d.queue_name, 'miniqueue-death-reason', d.death_reason,
@@ -36,15 +38,17 @@ WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, h
                    AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
       WHERE d.dlt IS NOT NULL AND d.hops <= 10),
    routed AS (
-     INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority)
-     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority
+     INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
+     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
        FROM route r ORDER BY r.source, r.queue
      RETURNING id, queue_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
-                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority)
+                               available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority,
+                               group_key)
      SELECT d.id, d.seq, d.queue_name, d.topic_name, d.payload, d.headers, d.retry_count, d.published_at,
-            d.available_at, d.consumer_id, d.unacked_at, now(), d.death_reason, d.death_nack_reason, d.death_detail, d.ordering_key, d.expires_at, d.priority
+            d.available_at, d.consumer_id, d.unacked_at, now(), d.death_reason, d.death_nack_reason, d.death_detail, d.ordering_key, d.expires_at, d.priority,
+            d.group_key
        FROM death d
       WHERE d.keep OR NOT EXISTS (SELECT 1 FROM route r WHERE r.source = d.id)
      RETURNING queue_name),

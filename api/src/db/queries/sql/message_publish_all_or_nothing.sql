@@ -2,11 +2,11 @@
 -- Written by `npm run sql:render -w @miniqueue/api`; a test fails when it is stale. Do not edit.
 WITH item AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json)
-                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int, prio int))
-                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, prio, ord)),
+                  AS (topic text, payload text, headers jsonb, delay int, owner text, key text, hash text, okey text, ttl int, prio int, gkey text))
+                WITH ORDINALITY AS i (topic, payload, headers, delay, owner, key, hash, okey, ttl, prio, gkey, ord)),
      copy AS MATERIALIZED (
        SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AND i.okey IS NULL AS refuses,
-              least(now() + make_interval(secs => i.ttl), now() + make_interval(secs => q.message_ttl_seconds)) AS expires_at, CASE WHEN q.max_priority IS NOT NULL THEN least(coalesce(i.prio, 0), q.max_priority) END AS priority,
+              least(now() + make_interval(secs => i.ttl), now() + make_interval(secs => q.message_ttl_seconds)) AS expires_at, CASE WHEN q.max_priority IS NOT NULL THEN least(coalesce(i.prio, 0), q.max_priority) END AS priority, CASE WHEN q.fairness = 'by_key' THEN coalesce(i.gkey, i.okey, '') END AS group_key,
               (q.max_messages IS NOT NULL OR q.max_bytes IS NOT NULL) AS bounded
          FROM item i JOIN queue q ON q.topic_name = i.topic
                                  AND (q.filter IS NULL OR miniqueue_filter_matches(q.filter, i.headers))),
@@ -37,8 +37,8 @@ WITH item AS (
                 SELECT 1 FROM claimed k WHERE k.owner = p.owner AND k.key = p.key)) AS stored
          FROM per_item p),
      stored AS (
-       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority)
-       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at, c.priority
+       INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
+       SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at, c.priority, c.group_key
          FROM outcome o JOIN copy c ON c.ord = o.ord
         WHERE o.stored
         ORDER BY o.ord, c.queue
