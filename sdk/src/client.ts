@@ -78,6 +78,7 @@ export class MiniQueue {
         expires_in_seconds: options.expiresInSeconds,
         priority: options.priority,
         ordering_key: options.orderingKey,
+        group_key: options.groupKey,
         idempotency_key: idempotencyKey,
       };
       return this.stream.via((stream) => stream.publish(fields, options.signal, options.retry), overHttp);

@@ -28,6 +28,8 @@ export const LIMITS = {
   messageTtlSeconds: { min: 1, max: 1_209_600 },
   priority: { min: 0, max: 9 },
   maxPriority: { min: 1, max: 9 },
+  maxInFlightPerKey: { min: 1, max: 10_000 },
+  groupKeyLength: 200,
   ackTimeoutSeconds: { min: 1, max: 43_200 },
   maxRetries: { min: 0, max: 100 },
   ackedRetentionHours: { min: 0, max: 8_760 },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirySweeper } from '../../src/jobs/expirySweeper.js';
+import { statsByQueue } from '../../src/db/queries/stats.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { openStream } from '../stream/support.js';
 import { namesQueue, sentDuring } from '../helpers/statements.js';
@@ -112,16 +113,28 @@ describe('an expired message', () => {
     expect((await receive('xc')).map((m) => m.payload)).toEqual([]);
   });
 
-  it('is never delivered by the gated claim (single active consumer, rate limit)', async () => {
+  it('is never delivered by the gated claim (single active consumer, rate limit, fair sharing)', async () => {
     await topic('x-gated', [
       { name: 'xg-sac', single_active_consumer: true },
       { name: 'xg-rate', max_deliveries_per_second: 1000 },
+      { name: 'xg-fair', fairness: 'by_key' },
     ]);
     const ids = await publish('x-gated', { payload: 'old', expires_in_seconds: 60 });
     await publish('x-gated', { payload: 'fresh' });
     await expireNow(ids);
     expect((await receive('xg-sac')).map((m) => m.payload)).toEqual(['fresh']);
     expect((await receive('xg-rate')).map((m) => m.payload)).toEqual(['fresh']);
+    expect((await receive('xg-fair')).map((m) => m.payload)).toEqual(['fresh']);
+  });
+
+  it('does not count as the oldest pending message, before the sweep has moved it', async () => {
+    await topic('x-age', [{ name: 'xa' }]);
+    const [expired] = await publish('x-age', { payload: 'old', expires_in_seconds: 60 });
+    await mq.pool.query(`UPDATE message SET published_at = now() - interval '1 hour', available_at = now() - interval '1 hour' WHERE id = $1`, [expired]);
+    const age = async () => (await statsByQueue(mq.pool)).find((row) => row.queue === 'xa')?.oldest_pending_age_seconds;
+    expect(await age()).toBeGreaterThanOrEqual(3600);
+    await expireNow([expired]);
+    expect(await age()).toBe(0);
   });
 
   it('does not answer a long poll: it waits its time out, and is answered by a fresh one', async () => {

@@ -29,12 +29,13 @@ interface Common {
   expiresInSeconds?: number;
   priority?: number;
   orderingKey?: string;
+  groupKey?: string;
 }
 
 export default class Publish extends BrokerCommand<typeof Publish> {
   static summary = 'Publish a message to a topic, or a JSON-lines file of messages.';
 
-  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in groups of ${BATCH_SIZE} with a progress bar: over the stream (the default), each line is its own pipelined publish, confirmed one by one; with --transport http, each group is one batch request, all or nothing. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order). With --expires-in, a message not delivered within that many seconds is never delivered: each queue dead-letters it (TTL_EXPIRED) or drops it, as its --on-expiry says. With --priority, queues created with --max-priority deliver it before messages of lower priority; other queues ignore it.`;
+  static description = `The payload is the argument, else standard input (all of it, one message). With --file, every non-blank line is one message: all lines are checked to be JSON first, then they are sent in groups of ${BATCH_SIZE} with a progress bar: over the stream (the default), each line is its own pipelined publish, confirmed one by one; with --transport http, each group is one batch request, all or nothing. Every message is stored once even when a request is retried. With --idempotency-key, a single publish is stored at most once per key; with --file, line N gets the key KEY:N, so running the same file again (say after a failure halfway) stores only what is missing. With --ordering-key, each queue delivers the messages of that key one at a time, in publish order (with --file: in line order). With --expires-in, a message not delivered within that many seconds is never delivered: each queue dead-letters it (TTL_EXPIRED) or drops it, as its --on-expiry says. With --priority, queues created with --max-priority deliver it before messages of lower priority; other queues ignore it. With --group-key, queues created with --fairness by_key share their deliveries out between group keys in turn (without it, the ordering key is the group); other queues ignore it.`;
 
   static examples = [
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":42}'`,
@@ -43,6 +44,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":45,"status":"paid"}' --ordering-key order-45`,
     `<%= config.bin %> <%= command.id %> quote.requested '{"quoteId":7}' --expires-in 30`,
     `<%= config.bin %> <%= command.id %> order.placed '{"orderId":46}' --priority 8`,
+    `<%= config.bin %> <%= command.id %> report.requested '{"reportId":9}' --group-key tenant-17`,
     '<%= config.bin %> <%= command.id %> order.placed --file orders.jsonl --idempotency-key import-2026-11-29',
   ];
 
@@ -67,6 +69,9 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       max: 9,
     }),
     'ordering-key': Flags.string({ summary: 'Deliver messages of this key one at a time, in publish order, in each queue.' }),
+    'group-key': Flags.string({
+      summary: 'The group (a tenant, say; 1-200 characters) that queues created with --fairness by_key share deliveries out by. Default: the ordering key.',
+    }),
     progress: Flags.boolean({ summary: 'Show a progress bar for --file. Default: when stderr is a terminal.', allowNo: true }),
     transport: transportFlag,
   };
@@ -81,6 +86,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       expiresInSeconds: this.flags['expires-in'],
       priority: this.flags.priority,
       orderingKey: this.flags['ordering-key'],
+      groupKey: this.flags['group-key'],
     };
     if (file !== undefined) return this.publishFile(topic, file, common);
     return this.publishOne(topic, payload ?? (await this.payloadFromStdin()), common);

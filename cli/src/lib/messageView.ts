@@ -31,6 +31,9 @@ export function renderMessageDetails(message: Message): string {
     ['claimed', formatTime(message.unacked_at)],
     ['lease ends', formatTime(message.lease_expires_at)],
     ...(message.priority === null || message.priority === undefined ? [] : [['priority', String(message.priority)] as [string, string]]),
+    ...(message.group_key === null || message.group_key === undefined
+      ? []
+      : [['group key', message.group_key === '' ? '(empty)' : message.group_key] as [string, string]]),
     ['headers', headers.length > 0 ? headers.join(' ') : '-'],
   ];
   return `${renderPairs(pairs)}

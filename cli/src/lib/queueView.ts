@@ -18,10 +18,17 @@ export function renderQueue(queue: Queue): string {
     ['ordering key', queue.require_ordering_key ? 'required' : 'optional'],
     ['consumers', queue.single_active_consumer ? 'one at a time (single active consumer)' : 'all at once'],
     ['priorities', queue.max_priority === null ? 'none (oldest first)' : `highest first, 0-${queue.max_priority}`],
+    ['fairness', describeFairness(queue)],
     ['delivery rate', queue.max_deliveries_per_second ? `at most ${queue.max_deliveries_per_second}/s` : 'no limit'],
     ['created', formatTime(queue.created_at)],
     ['bounds', describeBounds(queue)],
     ['message ttl', expiry.ttl],
     ['dead letters', expiry.deadLetters],
   ]);
+}
+
+/** "by group key, in turn, at most 2 in flight per key", or "none (oldest first)". */
+function describeFairness(queue: Queue): string {
+  if (queue.fairness !== 'by_key') return 'none (oldest first)';
+  return queue.max_in_flight_per_key === null ? 'by group key, in turn' : `by group key, in turn, at most ${queue.max_in_flight_per_key} in flight per key`;
 }

@@ -41,6 +41,12 @@ export interface PublishOptions extends CallOptions {
    * queue: the next is claimable once the one before was acked or went to the dead letters.
    */
   orderingKey?: string;
+  /**
+   * The group (a tenant, say; 1..200 characters) a queue with fairness 'by_key' shares its
+   * messages out by: claims take turns between the groups that have a message waiting. Default:
+   * the ordering key, else the empty group. Other queues ignore it.
+   */
+  groupKey?: string;
 }
 
 export interface BatchMessage {
@@ -53,6 +59,8 @@ export interface BatchMessage {
   priority?: number;
   /** As PublishOptions.orderingKey; items of one key are delivered in the batch's order. */
   orderingKey?: string;
+  /** As PublishOptions.groupKey. */
+  groupKey?: string;
   /** Default: a fresh key per message, so a retried batch is stored once; `null` sends none. */
   idempotencyKey?: string | null;
 }
@@ -92,6 +100,7 @@ export function publish(t: Transport, topic: string, payload: string, options: P
         expires_in_seconds: options.expiresInSeconds,
         priority: options.priority,
         ordering_key: options.orderingKey,
+        group_key: options.groupKey,
       },
     },
     t.call(options),
@@ -106,6 +115,7 @@ export function publishBatch(t: Transport, topic: string, messages: BatchMessage
     expires_in_seconds: message.expiresInSeconds,
     priority: message.priority,
     ordering_key: message.orderingKey,
+    group_key: message.groupKey,
     idempotency_key: keyOf(message.idempotencyKey),
   }));
   return t.api(MessagesApi).publishBatch({ topic, batchPublishRequest: { messages: items } }, t.call(options));

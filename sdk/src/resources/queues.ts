@@ -1,5 +1,6 @@
 import {
   QueuesApi,
+  type Fairness,
   type HeaderFilter,
   type ListQueueMessagesOrderEnum,
   type Message,
@@ -44,6 +45,14 @@ export interface CreateQueueOptions extends CallOptions {
   deadLetterKeep?: boolean;
   /** Deliver the highest publish priority first (1..9: the highest honoured); fixed for the queue's life. Default: none, oldest first. */
   maxPriority?: number;
+  /**
+   * 'by_key': share deliveries out between the group keys of the messages (a publish's groupKey,
+   * else its ordering key), in turn, oldest first within each; fixed for the queue's life, and not
+   * with maxPriority. Default 'none': oldest first.
+   */
+  fairness?: Fairness;
+  /** With fairness 'by_key': at most this many messages of one group key unacked at once, 1..10000. Default: no limit per key. */
+  maxInFlightPerKey?: number;
 }
 
 /** The settings to change; those left out keep their value. */
@@ -76,6 +85,8 @@ export interface QueueChanges {
   deadLetterTopic?: string | null;
   /** Whether a routed dead letter also stays in this queue's DLQ. */
   deadLetterKeep?: boolean;
+  /** With fairness 'by_key': at most this many messages of one group key unacked at once, 1..10000; null lifts the limit (from the next claim on). */
+  maxInFlightPerKey?: number | null;
 }
 
 export interface ListMessagesOptions extends CallOptions {
@@ -124,6 +135,8 @@ export function queuesResource(t: Transport) {
           dead_letter_topic: options.deadLetterTopic,
           dead_letter_keep: options.deadLetterKeep,
           max_priority: options.maxPriority,
+          fairness: options.fairness,
+          max_in_flight_per_key: options.maxInFlightPerKey,
         },
       }),
     /** One queue and its settings (view). */
@@ -145,6 +158,7 @@ export function queuesResource(t: Transport) {
         on_expiry: changes.onExpiry,
         dead_letter_topic: changes.deadLetterTopic,
         dead_letter_keep: changes.deadLetterKeep,
+        max_in_flight_per_key: changes.maxInFlightPerKey,
       };
       return t.api(QueuesApi, options).updateQueue({ queue: name, updateQueueRequest: request });
     },

@@ -28,6 +28,8 @@ describe('the constants the SDK shares with the CLI and the dashboard', () => {
       messageTtlSeconds: { min: schemas.MessageTtlSeconds.minimum, max: schemas.MessageTtlSeconds.maximum },
       priority: { min: schemas.Priority.minimum, max: schemas.Priority.maximum },
       maxPriority: { min: schemas.MaxPriority.minimum, max: schemas.MaxPriority.maximum },
+      maxInFlightPerKey: { min: schemas.MaxInFlightPerKey.minimum, max: schemas.MaxInFlightPerKey.maximum },
+      groupKeyLength: schemas.GroupKey.maxLength,
       ackTimeoutSeconds: { min: queue.ack_timeout_seconds.minimum, max: queue.ack_timeout_seconds.maximum },
       maxRetries: { min: queue.max_retries.minimum, max: queue.max_retries.maximum },
       ackedRetentionHours: { min: schemas.AckedRetentionHours.minimum, max: schemas.AckedRetentionHours.maximum },

@@ -1,4 +1,5 @@
 import type { Queryable } from '../pool.js';
+import { NOT_EXPIRED } from './messageRow.js';
 
 export interface OverviewRow {
   pending: number;
@@ -28,12 +29,13 @@ export async function statsOverview(db: Queryable): Promise<OverviewRow> {
 /**
  * The SQL of a queue's oldest pending age in whole seconds (0 when none): that of the next message
  * to be delivered, the head of the claim index (one index probe per queue), counted from
- * publication and only once it is available (a delayed message is not yet late). The gauge, the
+ * publication and only once it is available (a delayed message is not yet late); an expired one,
+ * never to be delivered, does not count even before the expiry sweep moves it. The gauge, the
  * queue list and the rate recorder's samples (db/queries/rates.ts) all read it so.
  */
 export const oldestPendingAge = (queue: string) =>
   `coalesce((SELECT floor(extract(epoch FROM now() - m.published_at)) FROM message m
-                       WHERE m.queue_name = ${queue} AND m.status = 'PENDING' AND m.available_at <= now()
+                       WHERE m.queue_name = ${queue} AND m.status = 'PENDING' AND m.available_at <= now() AND ${NOT_EXPIRED('m')}
                        ORDER BY m.available_at, m.seq LIMIT 1), 0)::int`;
 
 export interface QueueStatsRow {

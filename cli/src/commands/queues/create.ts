@@ -1,15 +1,18 @@
 import { Flags } from '@oclif/core';
 import { arg } from '../../lib/args.js';
-import type { Queue } from '@miniqueue/sdk';
+import type { Fairness, Queue } from '@miniqueue/sdk';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
 import { BOUND_FORMS, boundFlags, overflowOf, parseBound } from '../../lib/boundFlags.js';
 import { EXPIRY_FORMS, expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../lib/expiryFlags.js';
 
+/** How a queue shares its deliveries out (the contract's Fairness). */
+const FAIRNESS = ['none', 'by_key'] as const satisfies readonly Fairness[];
+
 export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
   static summary = 'Create a queue bound to a topic.';
 
-  static description = `The queue receives a copy of every message published to the topic from now on. A consumer that claims a message holds it for --ack-timeout seconds; unacknowledged, it is redelivered, up to --max-retries times, then it goes to the dead-letter queue. With --filter, the queue takes only the messages whose headers match. ${FILTER_FORMS} With --require-ordering-key, publishes without an ordering key that this queue would take are refused. With --single-active-consumer, one consumer at a time is given messages (the next takes over when it stops polling, closes its stream or lets its leases run out); --max-deliveries-per-second paces deliveries across every broker instance (claims beyond it wait). With --max-priority, claims take the highest priority first (publish --priority), oldest first within one; messages of one ordering key keep their order; it cannot be changed later. ${BOUND_FORMS} ${EXPIRY_FORMS}`;
+  static description = `The queue receives a copy of every message published to the topic from now on. A consumer that claims a message holds it for --ack-timeout seconds; unacknowledged, it is redelivered, up to --max-retries times, then it goes to the dead-letter queue. With --filter, the queue takes only the messages whose headers match. ${FILTER_FORMS} With --require-ordering-key, publishes without an ordering key that this queue would take are refused. With --single-active-consumer, one consumer at a time is given messages (the next takes over when it stops polling, closes its stream or lets its leases run out); --max-deliveries-per-second paces deliveries across every broker instance (claims beyond it wait). With --max-priority, claims take the highest priority first (publish --priority), oldest first within one; messages of one ordering key keep their order; it cannot be changed later. With --fairness by_key, claims go round the group keys that have a message waiting (publish --group-key, else the ordering key), in turn, oldest first within each, so one key's backlog does not hold back the others; --max-in-flight-per-key caps each key's unacked messages (queues:update changes it). Fairness cannot be changed later, nor combined with --max-priority. ${BOUND_FORMS} ${EXPIRY_FORMS}`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --topic order.placed',
@@ -18,6 +21,7 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
     '<%= config.bin %> <%= command.id %> ledger --topic order.placed --require-ordering-key',
     '<%= config.bin %> <%= command.id %> sms-queue --topic order.placed --max-deliveries-per-second 200 --single-active-consumer',
     '<%= config.bin %> <%= command.id %> urgent-first --topic order.placed --max-priority 9',
+    '<%= config.bin %> <%= command.id %> reports --topic report.requested --fairness by_key --max-in-flight-per-key 2',
     '<%= config.bin %> <%= command.id %> recent --topic order.placed --max-messages 10000 --overflow drop_oldest',
     '<%= config.bin %> <%= command.id %> quotes --topic quote.requested --message-ttl 60 --dead-letter-topic quote.expired',
   ];
@@ -38,6 +42,15 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
       summary: "Deliver the highest publish priority first (1-9: the highest honoured); fixed for the queue's life. Default: oldest first.",
       min: 1,
       max: 9,
+    }),
+    fairness: Flags.string({
+      summary: "by_key: share deliveries out between group keys, in turn; fixed for the queue's life. Default: none (oldest first).",
+      options: [...FAIRNESS],
+    }),
+    'max-in-flight-per-key': Flags.integer({
+      summary: 'With --fairness by_key: at most this many unacked messages per group key (1-10000). Default: no limit.',
+      min: 1,
+      max: 10000,
     }),
     ...boundFlags(false),
     ...expiryFlags(false),
@@ -61,6 +74,8 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
       deadLetterTopic: parseDeadLetterTopic(this.flags['dead-letter-topic'], false) ?? undefined,
       deadLetterKeep: this.flags['dead-letter-keep'] || undefined,
       maxPriority: this.flags['max-priority'],
+      fairness: this.flags.fairness as Fairness | undefined,
+      maxInFlightPerKey: this.flags['max-in-flight-per-key'],
     });
     this.log(`Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}).`);
     return queue;

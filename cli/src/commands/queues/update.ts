@@ -11,7 +11,7 @@ import { expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../l
 export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
   static summary = "Change a queue's settings; those not given keep their value.";
 
-  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again); --single-active-consumer and --max-deliveries-per-second from the next claim (--max-deliveries-per-second none lifts the limit). ${FILTER_FORMS} New bounds (--max-messages, --max-bytes, --overflow; "none" removes a bound) apply to what is published after: a queue already over a lowered bound keeps its messages. A new --message-ttl (or "none") applies to messages published after; --on-expiry, --dead-letter-topic ("none" keeps dead letters in the DLQ only) and --dead-letter-keep to the next expiry or death.`;
+  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again); --single-active-consumer, --max-deliveries-per-second and --max-in-flight-per-key (queues with fairness by_key) from the next claim ("none" lifts either limit). ${FILTER_FORMS} New bounds (--max-messages, --max-bytes, --overflow; "none" removes a bound) apply to what is published after: a queue already over a lowered bound keeps its messages. A new --message-ttl (or "none") applies to messages published after; --on-expiry, --dead-letter-topic ("none" keeps dead letters in the DLQ only) and --dead-letter-keep to the next expiry or death.`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --ack-timeout 120',
@@ -20,6 +20,7 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
     `<%= config.bin %> <%= command.id %> eu-orders --filter '{"or":[{"header":"region","equals":"eu"},{"header":"region","prefix":"eu-"}]}'`,
     '<%= config.bin %> <%= command.id %> ledger --require-ordering-key',
     '<%= config.bin %> <%= command.id %> sms-queue --max-deliveries-per-second 50 --no-single-active-consumer',
+    '<%= config.bin %> <%= command.id %> reports --max-in-flight-per-key 5',
     '<%= config.bin %> <%= command.id %> email-queue --max-messages 50000 --overflow dead_letter_oldest',
     '<%= config.bin %> <%= command.id %> email-queue --max-messages none',
     '<%= config.bin %> <%= command.id %> quotes --message-ttl 120 --on-expiry drop',
@@ -46,6 +47,9 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
       allowNo: true,
     }),
     'max-deliveries-per-second': Flags.string({ summary: 'Deliveries per second across every instance (1-100000), or "none" to lift the limit.' }),
+    'max-in-flight-per-key': Flags.string({
+      summary: 'With fairness by_key: unacked messages per group key at most (1-10000), or "none" to lift the limit.',
+    }),
     ...boundFlags(true),
     ...expiryFlags(true),
   };
@@ -60,10 +64,10 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
   private changes(): QueueChanges {
     const { 'ack-timeout': ackTimeoutSeconds, 'max-retries': maxRetries, 'acked-retention': retention } = this.flags;
     const { filter, 'require-ordering-key': requireOrderingKey, 'max-messages': maxMessages, 'max-bytes': maxBytes, overflow } = this.flags;
-    const { 'single-active-consumer': singleActiveConsumer, 'max-deliveries-per-second': rate } = this.flags;
+    const { 'single-active-consumer': singleActiveConsumer, 'max-deliveries-per-second': rate, 'max-in-flight-per-key': perKey } = this.flags;
     const { 'message-ttl': ttl, 'on-expiry': onExpiry, 'dead-letter-topic': deadLetterTopic, 'dead-letter-keep': deadLetterKeep } = this.flags;
     const given = [ackTimeoutSeconds, maxRetries, retention, filter, requireOrderingKey, singleActiveConsumer, rate, maxMessages, maxBytes, overflow];
-    given.push(ttl, onExpiry, deadLetterTopic, deadLetterKeep);
+    given.push(ttl, onExpiry, deadLetterTopic, deadLetterKeep, perKey);
     if (given.every((flag) => flag === undefined)) {
       throw new Failure(
         'Nothing to change',
@@ -78,7 +82,8 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
       filter: parseFilter(filter, true),
       requireOrderingKey,
       singleActiveConsumer,
-      maxDeliveriesPerSecond: rate === undefined ? undefined : deliveriesPerSecond(rate),
+      maxDeliveriesPerSecond: rate === undefined ? undefined : limitOrNone('max-deliveries-per-second', rate, 100000),
+      maxInFlightPerKey: perKey === undefined ? undefined : limitOrNone('max-in-flight-per-key', perKey, 10000),
       maxMessages: parseBound('max-messages', maxMessages, true),
       maxBytes: parseBound('max-bytes', maxBytes, true),
       overflow: overflowOf(overflow),
@@ -90,14 +95,14 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
   }
 }
 
-/** "none" is null on the wire: the limit is lifted. */
-function deliveriesPerSecond(raw: string): number | null {
+/** A limit from 1 to `max`; "none" is null on the wire: the limit is lifted. */
+function limitOrNone(flag: string, raw: string, max: number): number | null {
   if (raw === 'none') return null;
-  const rate = Number(raw);
-  if (!/^\d+$/.test(raw) || rate < 1 || rate > 100000) {
-    throw new Failure(`--max-deliveries-per-second must be 1-100000 or "none", got ${raw}`, 'See `miniqueue queues:update --help`.', EXIT.usage);
+  const limit = Number(raw);
+  if (!/^\d+$/.test(raw) || limit < 1 || limit > max) {
+    throw new Failure(`--${flag} must be 1-${max} or "none", got ${raw}`, 'See `miniqueue queues:update --help`.', EXIT.usage);
   }
-  return rate;
+  return limit;
 }
 
 /** "default" is null on the wire: the queue follows the broker's setting again. */

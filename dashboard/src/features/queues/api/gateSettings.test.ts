@@ -20,6 +20,8 @@ const queue: Queue = {
   dead_letter_topic: null,
   dead_letter_keep: false,
   max_priority: null,
+  fairness: 'none',
+  max_in_flight_per_key: null,
 };
 
 describe('the delivery gates in the settings form', () => {

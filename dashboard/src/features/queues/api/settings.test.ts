@@ -22,6 +22,8 @@ const queue: Queue = {
   dead_letter_topic: null,
   dead_letter_keep: false,
   max_priority: null,
+  fairness: 'none',
+  max_in_flight_per_key: null,
 };
 
 describe('queue settings', () => {
@@ -128,5 +130,24 @@ describe('expiry and dead-letter settings', () => {
       messageTtlSeconds: 'Between 1 and 1209600 seconds, or empty for no expiry.',
       deadLetterTopic: "Not the queue's own topic: its dead letters would come back to it.",
     });
+  });
+});
+
+const fair: Queue = { ...queue, fairness: 'by_key', max_in_flight_per_key: 2 };
+
+describe('fair sharing in the settings form', () => {
+  it('sends the per-key limit only when it changed; emptied, it is null (no limit)', () => {
+    expect(settingsChanges(fair, formOf(fair))).toEqual({ changes: {}, problems: {} });
+    expect(isEdited(fair, { ...formOf(fair), maxInFlightPerKey: '2 ' })).toBe(false);
+    expect(settingsChanges(fair, { ...formOf(fair), maxInFlightPerKey: '5' }).changes).toEqual({ maxInFlightPerKey: 5 });
+    expect(settingsChanges(fair, { ...formOf(fair), maxInFlightPerKey: '' }).changes).toEqual({ maxInFlightPerKey: null });
+  });
+
+  it("says what is wrong with a limit before sending, and puts the broker's next to it", () => {
+    expect(settingsChanges(fair, { ...formOf(fair), maxInFlightPerKey: '0' }).problems).toEqual({
+      maxInFlightPerKey: 'Between 1 and 10000, or empty for no limit.',
+    });
+    const refused = new BadRequestError({ status: 400, message: 'bad', errors: [{ field: 'max_in_flight_per_key', message: 'only with fairness by_key' }] });
+    expect(brokerProblems(refused)).toEqual({ maxInFlightPerKey: 'only with fairness by_key' });
   });
 });

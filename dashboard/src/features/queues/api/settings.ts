@@ -3,9 +3,10 @@ import { filterOf } from '../../topics/api/topology';
 import { gateChanges, gateFormOf, gatesEdited, type GateForm } from './gateSettings';
 import { boundsChanges, boundsEdited, boundsFormOf, type BoundsForm } from './boundSettings';
 import { expiryChanges, expiryEdited, expiryFormOf, type ExpiryForm } from './expirySettings';
+import { fairnessChanges, fairnessEdited, fairnessFormOf, type FairnessForm } from './fairnessSettings';
 
 /** The settings form as typed: text, because an empty retention means "the broker's default" and an empty filter "no filter". */
-export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm {
+export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm, FairnessForm {
   ackTimeoutSeconds: string;
   maxRetries: string;
   ackedRetentionHours: string;
@@ -14,7 +15,7 @@ export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm {
 }
 
 type NumberField = 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours';
-type TextField = NumberField | 'filter' | 'maxDeliveriesPerSecond' | 'maxMessages' | 'maxBytes' | 'messageTtlSeconds' | 'deadLetterTopic';
+type TextField = NumberField | 'filter' | 'maxDeliveriesPerSecond' | 'maxMessages' | 'maxBytes' | 'messageTtlSeconds' | 'deadLetterTopic' | 'maxInFlightPerKey';
 
 /** A filter as people read it: pretty JSON, or nothing. */
 export const filterText = (filter: HeaderFilter | undefined): string => (filter ? JSON.stringify(filter, null, 2) : '');
@@ -28,6 +29,7 @@ export const formOf = (queue: Queue): SettingsForm => ({
   ...gateFormOf(queue),
   ...boundsFormOf(queue),
   ...expiryFormOf(queue),
+  ...fairnessFormOf(queue),
 });
 
 /** Edited at all, valid or not: saving an invalid value says what is wrong with it. */
@@ -39,7 +41,8 @@ export function isEdited(queue: Queue, form: SettingsForm): boolean {
     form.requireOrderingKey !== initial.requireOrderingKey ||
     gatesEdited(queue, form) ||
     boundsEdited(queue, form) ||
-    expiryEdited(queue, form)
+    expiryEdited(queue, form) ||
+    fairnessEdited(queue, form)
   );
 }
 
@@ -84,6 +87,7 @@ export function settingsChanges(queue: Queue, form: SettingsForm): { changes: Qu
   Object.assign(changes, gates.changes);
   boundsChanges(queue, form, changes, problems);
   expiryChanges(queue, form, changes, problems);
+  fairnessChanges(queue, form, changes, problems);
   return { changes, problems };
 }
 
@@ -98,6 +102,7 @@ const FIELD_OF: Record<string, TextField> = {
   max_bytes: 'maxBytes',
   message_ttl_seconds: 'messageTtlSeconds',
   dead_letter_topic: 'deadLetterTopic',
+  max_in_flight_per_key: 'maxInFlightPerKey',
 };
 
 /** A 400's field problems by form field (`filter.or[0]` belongs to the filter); empty for any other failure. */

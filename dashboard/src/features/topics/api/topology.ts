@@ -1,4 +1,4 @@
-import { isValidName, NAME_MAX_LENGTH, type HeaderFilter, type MiniQueue, type Queue, type Topic } from '@miniqueue/sdk';
+import { isValidName, NAME_MAX_LENGTH, type Fairness, type HeaderFilter, type MiniQueue, type Queue, type Topic } from '@miniqueue/sdk';
 
 export interface Topology {
   topics: Topic[];
@@ -19,6 +19,10 @@ export interface NewQueueSettings {
   requireOrderingKey?: boolean;
   /** 1-9: highest priority first; undefined: oldest first. Fixed for the queue's life. */
   maxPriority?: number;
+  /** 'by_key': claims take turns between group keys; undefined: oldest first. Fixed for the queue's life, and not with maxPriority. */
+  fairness?: Fairness;
+  /** With fairness 'by_key': at most this many unacked messages per group key, 1-10000; undefined: no limit. */
+  maxInFlightPerKey?: number;
 }
 
 export const createQueue = (mq: MiniQueue, name: string, topic: string, settings: NewQueueSettings) => mq.queues.create(name, topic, settings);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Queue } from '@miniqueue/sdk';
+import type { Fairness, Queue } from '@miniqueue/sdk';
 import { useSession } from '../../../app/session';
 import { Button } from '../../../lib/ui/Button';
 import { Card } from '../../../lib/ui/Card';
@@ -8,6 +8,7 @@ import { FormFailure } from '../../../lib/ui/FormFailure';
 import { useSubmit } from '../../../lib/useSubmit';
 import { createQueue, filterOf, nameProblem } from '../api/topology';
 import { HeaderFilterField, RequireOrderingKeyField } from './QueueRuleFields';
+import { FAIRNESS_LABELS, perKeyLimitOf } from '../../queues/api/fairnessSettings';
 
 interface Problems {
   name?: string;
@@ -15,6 +16,18 @@ interface Problems {
   ackTimeout?: string;
   maxRetries?: string;
   filter?: string;
+  fairness?: string;
+  maxInFlightPerKey?: string;
+}
+
+/** Fair sharing and its per-key limit: the limit only with fairness by key, and fairness not with priorities. */
+function checkFairness(fairness: Fairness, maxInFlightPerKey: string, maxPriority: string): Problems {
+  if (fairness !== 'by_key') return {};
+  const problems: Problems = {};
+  if (maxPriority !== '') problems.fairness = 'Not with priorities: choose one or the other.';
+  const limit = perKeyLimitOf(maxInFlightPerKey);
+  if (typeof limit === 'string') problems.maxInFlightPerKey = limit;
+  return problems;
 }
 
 /** Whole numbers in the broker's ranges; a message per field rather than one for the form. */
@@ -39,6 +52,8 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
   const [filter, setFilter] = useState('');
   const [requireOrderingKey, setRequireOrderingKey] = useState(false);
   const [maxPriority, setMaxPriority] = useState('');
+  const [fairness, setFairness] = useState<Fairness>('none');
+  const [maxInFlightPerKey, setMaxInFlightPerKey] = useState('');
   const [problems, setProblems] = useState<Problems>({});
   const settings = () => ({
     ackTimeoutSeconds: Number(ackTimeout),
@@ -46,10 +61,12 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
     filter: filterOf(filter).filter,
     requireOrderingKey: requireOrderingKey || undefined,
     maxPriority: maxPriority === '' ? undefined : Number(maxPriority),
+    fairness: fairness === 'none' ? undefined : fairness,
+    maxInFlightPerKey: fairness === 'by_key' && maxInFlightPerKey.trim() !== '' ? Number(maxInFlightPerKey.trim()) : undefined,
   });
   const submission = useSubmit(() => createQueue(mq, name.trim(), topic, settings()), {
     validate: () => {
-      const found = check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim(), filter);
+      const found = { ...check(name.trim(), topic, ackTimeout.trim(), maxRetries.trim(), filter), ...checkFairness(fairness, maxInFlightPerKey, maxPriority) };
       setProblems(found);
       return Object.keys(found).length === 0;
     },
@@ -58,6 +75,8 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
       setFilter('');
       setRequireOrderingKey(false);
       setMaxPriority('');
+      setFairness('none');
+      setMaxInFlightPerKey('');
       onCreated(queue);
     },
   });
@@ -130,6 +149,32 @@ export function NewQueueForm({ topics, onCreated }: { topics: string[]; onCreate
             <option key={level} value={String(level)}>{`0–${level}`}</option>
           ))}
         </SelectField>
+        <SelectField
+          label="Fair sharing"
+          name="fairness"
+          value={fairness}
+          onChange={(event) => setFairness(event.target.value as Fairness)}
+          error={problems.fairness}
+          hint="By key: claims take turns between the group keys with a message waiting (a publish's group key, else its ordering key); fixed once the queue exists."
+        >
+          {(Object.keys(FAIRNESS_LABELS) as Fairness[]).map((value) => (
+            <option key={value} value={value}>
+              {FAIRNESS_LABELS[value]}
+            </option>
+          ))}
+        </SelectField>
+        {fairness === 'by_key' && (
+          <TextField
+            label="Max in flight per key (optional)"
+            name="max-in-flight-per-key"
+            inputMode="numeric"
+            value={maxInFlightPerKey}
+            onChange={(event) => setMaxInFlightPerKey(event.target.value)}
+            error={problems.maxInFlightPerKey}
+            placeholder="no limit"
+            hint="Unacked messages of one group key at once; a key at its limit waits while the others are delivered."
+          />
+        )}
         <FormFailure failure={submission.failure} />
         <Button type="submit" busy={submission.busy} disabled={topics.length === 0}>
           Create queue

@@ -15,6 +15,7 @@ import { QueueBoundsFields } from './QueueBoundsFields';
 import { ExpiryFields } from './ExpiryFields';
 import { deadLettersSummary, expirySummary } from '../../api/expirySettings';
 import { prioritiesText } from '../../api/prioritySettings';
+import { fairnessText } from '../../api/fairnessSettings';
 import { brokerProblems, filterText, formOf, isEdited, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
 
 const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
@@ -39,6 +40,9 @@ export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queu
         <Setting label="Delivery rate">{rateText(queue)}</Setting>
         <Setting label="Priorities" className="sm:col-span-3">
           {prioritiesText(queue)}
+        </Setting>
+        <Setting label="Fair sharing" className="sm:col-span-3">
+          {fairnessText(queue)}
         </Setting>
         <Setting label="Bounds" className="sm:col-span-3">
           {boundsSummary(queue)}
@@ -138,6 +142,20 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
       <p className="text-sm text-slate-600" data-testid="queue-priorities">
         <span className="text-slate-500">Priorities:</span> <span className="font-medium text-slate-900">{prioritiesText(queue)}</span>
       </p>
+      <p className="text-sm text-slate-600" data-testid="queue-fairness">
+        <span className="text-slate-500">Fair sharing:</span> <span className="font-medium text-slate-900">{fairnessText(queue)}</span>
+      </p>
+      {queue.fairness === 'by_key' && (
+        <TextField
+          label="Max in flight per key"
+          inputMode="numeric"
+          value={form.maxInFlightPerKey}
+          onChange={(event) => change('maxInFlightPerKey', event.target.value)}
+          error={problems.maxInFlightPerKey}
+          placeholder="no limit"
+          hint="Unacked messages of one group key at once, across every consumer; from the next claim. Empty: no limit."
+        />
+      )}
       <QueueBoundsFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <ExpiryFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <FormFailure failure={submission.failure} />
