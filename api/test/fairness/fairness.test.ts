@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
-import { topology } from '../helpers/fixtures.js';
+import { publishMessage, receiveMessages, topology } from '../helpers/fixtures.js';
 
 /** Fair sharing (migration 0022): a queue with fairness by_key goes round its group keys in turn. */
 let mq: TestBroker;
@@ -16,21 +16,13 @@ interface Delivered {
   group_key: string | null;
 }
 
-const publish = async (topic: string, body: Record<string, unknown>) => {
-  const response = await mq.post(`/api/v1/topics/${topic}/messages`, body, mq.adminKey);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.message_ids as string[];
-};
+const publish = (topic: string, body: Record<string, unknown>) => publishMessage(mq, topic, body);
 const publishMany = async (topic: string, groupKey: string, count: number) => {
   const messages = Array.from({ length: count }, (_, i) => ({ payload: `${groupKey}-${i}`, group_key: groupKey }));
   const response = await mq.post(`/api/v1/topics/${topic}/messages/batch`, { messages }, mq.adminKey);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 };
-const receive = async (queue: string, max = 100, waitSeconds = 0): Promise<Delivered[]> => {
-  const response = await mq.post(`/api/v1/queues/${queue}/receive`, { max_messages: max, wait_seconds: waitSeconds }, mq.adminKey);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.messages;
-};
+const receive = (queue: string, max = 100, waitSeconds = 0) => receiveMessages<Delivered>(mq, queue, max, waitSeconds);
 const ack = async (id: string) => expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, mq.adminKey)).status).toBe(200);
 
 describe('a queue with fairness by_key', () => {

@@ -16,6 +16,20 @@ export async function publishOne(mq: TestBroker, topic: string, payload: string,
   return response.body.message_ids;
 }
 
+/** Publishes one message with these fields as the admin: its ids (one per queue). */
+export async function publishMessage(mq: TestBroker, topic: string, body: Record<string, unknown>): Promise<string[]> {
+  const response = await mq.post(`/api/v1/topics/${topic}/messages`, body, mq.adminKey);
+  if (response.status !== 201) throw new Error(`publish: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.message_ids;
+}
+
+/** Claims up to `max` messages of a queue as the admin, waiting up to `waitSeconds` for the first. */
+export async function receiveMessages<T>(mq: TestBroker, queue: string, max = 100, waitSeconds = 0): Promise<T[]> {
+  const response = await mq.post(`/api/v1/queues/${queue}/receive`, { max_messages: max, wait_seconds: waitSeconds }, mq.adminKey);
+  if (response.status !== 200) throw new Error(`receive: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.messages;
+}
+
 /** Makes every current lease of the database run out now (instead of waiting for it). */
 export async function expireAllLeases(mq: TestBroker): Promise<void> {
   await mq.pool.query(`UPDATE message SET lease_expires_at = now() - interval '1 second' WHERE status = 'UNACKED'`);

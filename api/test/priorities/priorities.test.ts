@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
-import { topology } from '../helpers/fixtures.js';
+import { publishMessage, receiveMessages, topology } from '../helpers/fixtures.js';
 
 /** Priorities (migration 0021): a queue with a max_priority delivers highest first, oldest first within one. */
 let mq: TestBroker;
@@ -16,16 +16,8 @@ interface Delivered {
   priority: number | null;
 }
 
-const publish = async (topic: string, body: Record<string, unknown>) => {
-  const response = await mq.post(`/api/v1/topics/${topic}/messages`, body, mq.adminKey);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.message_ids as string[];
-};
-const receive = async (queue: string, max = 100): Promise<Delivered[]> => {
-  const response = await mq.post(`/api/v1/queues/${queue}/receive`, { max_messages: max }, mq.adminKey);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.messages;
-};
+const publish = (topic: string, body: Record<string, unknown>) => publishMessage(mq, topic, body);
+const receive = (queue: string, max = 100) => receiveMessages<Delivered>(mq, queue, max);
 const consumeOne = async (queue: string): Promise<Delivered | null> => {
   const response = await mq.post(`/api/v1/queues/${queue}/consume`, undefined, mq.adminKey);
   return response.status === 200 ? response.body : null;
