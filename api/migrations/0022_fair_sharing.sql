@@ -34,7 +34,7 @@ CREATE INDEX message_fair_held_idx ON message (queue_name, group_key)
 
 -- Whose turn comes next in a fair queue: claims start after the key the last one ended on. Its row
 -- lock also makes fair claims take turns, so each counts what is in flight after the one before
--- committed (messageClaimGated.ts, lockFairTurns).
+-- committed (messageClaimGated.ts).
 CREATE TABLE queue_fair_turn (
   queue_name text PRIMARY KEY REFERENCES queue (name) ON DELETE CASCADE,
   last_key text
@@ -45,9 +45,12 @@ CREATE TABLE queue_fair_turn (
 -- bounded however many tenants wait; the next claim starts where this one ended). `room`: how many
 -- more of the key may be UNACKED under `per_key` (NULL: no limit). One index probe per key, however
 -- long its backlog: the probe for the key after k starts past all of k's entries.
+-- VOLATILE on purpose: each query in it takes a snapshot of its own. The claim statement calls it
+-- once it holds the queue's turn row lock, so the counts see every fair claim committed before
+-- that lock was granted, which the statement's own (older) snapshot would not.
 CREATE FUNCTION miniqueue_fair_keys(q text, after text, per_key integer, visits integer)
 RETURNS TABLE (group_key text, room integer, visit integer)
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   cur text := after;
   nxt text;

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { withTransaction, type Pool } from '../db/pool.js';
+import type { Pool } from '../db/pool.js';
 import { inDeliveryOrder, type ClaimItem } from '../db/queries/messageClaim.js';
-import { lockFairTurns, messageClaimGated, queueActiveConsumerResign, type GatedClaimItem, type GatedClaimRow } from '../db/queries/messageClaimGated.js';
+import { messageClaimGated, queueActiveConsumerResign, type GatedClaimItem } from '../db/queries/messageClaimGated.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { now, tracing } from '../tracing/spans.js';
 import { traceDeliveries } from './deliverySpans.js';
@@ -53,7 +53,7 @@ export const gateWaitKey = (queue: string) => `gate:${queue}`;
  */
 export class GatedClaims {
   private readonly known = new Set<string>();
-  /** Gated queues known to be fair: their claims lock the queue's turn first (lockFairTurns). */
+  /** Fair queues whose claims were held here because every waiting key was at its limit. */
   private readonly fair = new Set<string>();
   private readonly claims: GroupCommit<GatedClaimItem, ClaimOutcome>;
 
@@ -89,14 +89,7 @@ export class GatedClaims {
   private async claimBatch(items: GatedClaimItem[]): Promise<BatchResult<ClaimOutcome>[]> {
     const started = tracing.enabled ? now() : 0;
     const outcomes = items.map((): ClaimOutcome => ({ rows: [] }));
-    let rows = await this.claimLocking(items);
-    const relock = rows.filter((row) => row.kind === 'verdict' && row.relock).map((row) => row.ref);
-    if (relock.length > 0) {
-      // Fair queues not yet known here: learned now, claimed again with their turn locked.
-      for (const ref of relock) this.fair.add(items[ref].queue);
-      const again = await this.claimLocking(relock.map((ref) => items[ref]));
-      rows = rows.filter((row) => !(row.kind === 'verdict' && row.relock)).concat(again.map((row) => ({ ...row, ref: relock[row.ref] })));
-    }
+    const rows = await messageClaimGated(this.deps.pool, items);
     for (const row of rows) {
       if (row.kind === 'message') {
         const { ref, kind: _kind, ...message } = row;
@@ -107,7 +100,10 @@ export class GatedClaims {
       if (!row.gated) this.known.delete(queue);
       if (row.standby) outcomes[row.ref] = { rows: [], heldForMs: STANDBY_RECHECK_MS, heldOn: 'gate' };
       else if (row.wait_ms !== null) outcomes[row.ref] = { rows: [], heldForMs: Math.max(1, row.wait_ms), heldOn: 'gate' };
-      else if (row.full) outcomes[row.ref] = { rows: [], heldForMs: FAIR_RECHECK_MS, heldOn: 'queue' };
+      else if (row.full) {
+        this.fair.add(queue);
+        outcomes[row.ref] = { rows: [], heldForMs: FAIR_RECHECK_MS, heldOn: 'queue' };
+      }
     }
     for (const outcome of outcomes) outcome.rows.sort(inDeliveryOrder);
     traceDeliveries(
@@ -115,12 +111,5 @@ export class GatedClaims {
       started,
     );
     return outcomes;
-  }
-
-  /** One gated statement; in a transaction that first locks the turns of the fair queues among them. */
-  private claimLocking(items: GatedClaimItem[]): Promise<GatedClaimRow[]> {
-    const fair = [...new Set(items.map((item) => item.queue).filter((queue) => this.fair.has(queue)))];
-    if (fair.length === 0) return messageClaimGated(this.deps.pool, items);
-    return withTransaction(this.deps.pool, async (tx) => messageClaimGated(tx, items, await lockFairTurns(tx, fair)));
   }
 }

@@ -60,7 +60,7 @@ END $$;
 --
 
 CREATE FUNCTION public.miniqueue_fair_keys(q text, after text, per_key integer, visits integer) RETURNS TABLE(group_key text, room integer, visit integer)
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql
     AS $$
 DECLARE
   cur text := after;

@@ -3,7 +3,7 @@ import { failed, startPushSpan, tracing } from '../tracing/spans.js';
 import { traceHeadersFrom } from '../tracing/traceContext.js';
 import { withTransaction, type Pool } from '../db/pool.js';
 import { messageUnclaim } from '../db/queries/messageClaim.js';
-import { lockFairTurns, messageClaimGated } from '../db/queries/messageClaimGated.js';
+import { messageClaimGated } from '../db/queries/messageClaimGated.js';
 import { ACTIVE_CONSUMER_IDLE_SECONDS } from '../broker/gatedClaims.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { pushClaimLock, pushEndpointsAll, pushInFlight, type PushEndpointSealed } from '../db/queries/pushEndpoint.js';
@@ -157,13 +157,9 @@ export class PushWorker implements Service {
       // The gated claim, which on a queue without a gate claims as the plain one does: a pusher is a
       // consumer like any other, so a rate limit paces it and a single active consumer queue is
       // pushed by one instance at a time (each instance's pusher is a holder of its own).
-      // A fair queue's claims take turns on its turn row (what keeps max_in_flight_per_key exact).
-      const fairLocked = await lockFairTurns(client, [endpoint.queue_name]);
-      const rows = await messageClaimGated(
-        client,
-        [{ queue: endpoint.queue_name, holder: this.holder.holder, consumerId: this.holder.consumerId, limit, holdSeconds: ACTIVE_CONSUMER_IDLE_SECONDS }],
-        fairLocked,
-      );
+      const rows = await messageClaimGated(client, [
+        { queue: endpoint.queue_name, holder: this.holder.holder, consumerId: this.holder.consumerId, limit, holdSeconds: ACTIVE_CONSUMER_IDLE_SECONDS },
+      ]);
       return rows.flatMap((row) => (row.kind === 'message' ? [row] : []));
     }).then((rows) => {
       if (rows.length > 0)

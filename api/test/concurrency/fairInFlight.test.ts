@@ -5,8 +5,8 @@ import { startTestBroker, type TestBroker } from '../helpers/broker.js';
  * max_in_flight_per_key under 32 concurrent consumers on two instances of one database: no key is
  * ever given more than its limit. Nothing is acked within a round, so a claim that counted what is
  * in flight from a snapshot older than another's commit would leave its key over the limit for the
- * check to see. The guard is the queue's turn row, locked before the claim statement takes its
- * snapshot (lockFairTurns in db/queries/messageClaimGated.ts).
+ * check to see. The guard is the queue's turn row, locked by the claim statement before
+ * miniqueue_fair_keys counts what is in flight with snapshots of its own (VOLATILE; migration 0022).
  */
 const CONSUMERS = 32;
 const ROUNDS = 6;

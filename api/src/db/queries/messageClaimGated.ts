@@ -22,8 +22,6 @@ export interface GateVerdict {
   wait_ms: number | null;
   /** A fair queue whose keys with waiting messages are all at max_in_flight_per_key. */
   full: boolean;
-  /** A fair queue this statement did not hold the turn lock of (lockFairTurns): claim it again, with the lock. */
-  relock: boolean;
 }
 
 /** A verdict row's message columns: as many NULLs as `claimed` returns after `ref` (MESSAGE_COLUMNS, status, lease). */
@@ -56,15 +54,17 @@ export type GatedClaimRow = (MessageRow & { ref: number; kind: 'message' }) | (G
  *   waiting messages in turn, from the key after the one the last claim ended on
  *   (queue_fair_turn.last_key), with what each may still have in flight; the take hands out each
  *   key's first message before any key's second, and the turn moves on to the last key served.
- *   The counts in flight are exact only because fair claims of a queue take turns: `fairLocked`
- *   are the fair queues whose turn row the caller locked in this transaction, before this
- *   statement took its snapshot (lockFairTurns), so it sees every fair claim before it. A fair
- *   queue not among them gets nothing and a `relock` verdict.
+ *   The counts in flight are exact because fair claims of a queue take turns on its turn row
+ *   (`turn_locked`, locked after the other gates' rows, as every gated statement locks them), and
+ *   miniqueue_fair_keys, being VOLATILE, counts with snapshots taken after that lock was granted:
+ *   it sees every fair claim committed before, which this statement's own snapshot does not. The
+ *   take itself may read older rows: one claimed since is UNACKED by the time it is locked, and
+ *   SKIP LOCKED's recheck leaves it.
  *
  * Cost (bench `claim_rate_limited` beside `consume_ack`, and the two designs compared in
  * docs/api-guide.md): one more row locked and updated per statement, not per message.
  */
-export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], fairLocked: string[] = []): Promise<GatedClaimRow[]> {
+export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]): Promise<GatedClaimRow[]> {
   const { rows } = await db.query<Record<string, unknown>>({
     name: 'message_claim_gated',
     text: `WITH r AS (
@@ -72,7 +72,7 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], 
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
               ${DELIVERY_BURST('q.max_deliveries_per_second')} AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized,
-              q.fairness = 'by_key' AS fair, q.fairness = 'by_key' AND q.name <> ALL ($2::text[]) AS relock, q.max_in_flight_per_key AS per_key
+              q.fairness = 'by_key' AS fair, q.max_in_flight_per_key AS per_key
          FROM queue q WHERE q.name IN (SELECT queue FROM r)),
      -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
      asker AS (
@@ -94,7 +94,7 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], 
        RETURNING a.queue_name, a.holder),
      eligible AS (
        SELECT r.* FROM r JOIN g ON g.name = r.queue
-        WHERE NOT g.relock AND (NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder))),
+        WHERE (NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder))),
      req AS (SELECT e.*, sum(e.lim) OVER (PARTITION BY e.queue ORDER BY e.ref) AS upto FROM eligible e),
      -- Rate limit: the bucket, locked, refilled to this moment (clock time: the lock may have waited).
      bucket AS (
@@ -108,10 +108,16 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], 
               g.prioritized, g.fair, g.per_key
          FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
         GROUP BY req.queue, g.rate, g.prioritized, g.fair, g.per_key),
-     -- Fair queues: the keys to take from this time, in turn (visits bounded by what is wanted).
+     -- Fair queues: their turn rows, locked (in name order) after every other gate's row: what
+     -- comes later depends on \`wanted\`, which depends on those.
+     turn_locked AS MATERIALIZED (
+       SELECT t.queue_name, t.last_key FROM queue_fair_turn t
+        WHERE t.queue_name IN (SELECT queue FROM wanted WHERE fair AND n > 0)
+        ORDER BY t.queue_name FOR UPDATE OF t),
+     -- The keys to take from this time, in turn (visits bounded by what is wanted), counted once the lock is held.
      fair_keys AS MATERIALIZED (
        SELECT w.queue, k.group_key, k.room, k.visit
-         FROM wanted w JOIN queue_fair_turn t ON t.queue_name = w.queue
+         FROM wanted w JOIN turn_locked t ON t.queue_name = w.queue
         CROSS JOIN LATERAL miniqueue_fair_keys(w.queue, t.last_key, w.per_key, ${FAIR_VISITS('w.n')}) k
         WHERE w.fair AND w.n > 0),
      ${CLAIM_TAKE({ fair: true })},
@@ -131,26 +137,24 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], 
         WHERE t.queue_name IN (SELECT queue FROM fair_keys)),
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
      SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms,
-            NULL::boolean AS full, NULL::boolean AS relock
+            NULL::boolean AS full
        FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL
      UNION ALL
      SELECT 'verdict', r.ref, ${NO_MESSAGE},
             coalesce(g.gated, false),
             coalesce(g.sac, false) AND r.ref NOT IN (SELECT ref FROM eligible),
             (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1),
-            EXISTS (SELECT 1 FROM fair_keys k WHERE k.queue = r.queue AND k.room <= 0),
-            coalesce(g.relock, false)
+            EXISTS (SELECT 1 FROM fair_keys k WHERE k.queue = r.queue AND k.room <= 0)
        FROM r LEFT JOIN g ON g.name = r.queue
       WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.ref = r.ref)`,
     values: [
       JSON.stringify(
         items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit, hold: item.holdSeconds })),
       ),
-      fairLocked,
     ],
   });
   return rows.map((row) => {
-    const { kind, gated, standby, wait_ms, full, relock, ...message } = row;
+    const { kind, gated, standby, wait_ms, full, ...message } = row;
     if (kind === 'verdict')
       return {
         kind,
@@ -159,7 +163,6 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], 
         standby: standby as boolean,
         wait_ms: wait_ms as number | null,
         full: full as boolean,
-        relock: relock as boolean,
       };
     return { kind: 'message', ...(message as unknown as MessageRow & { ref: number }) };
   });
@@ -171,21 +174,6 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[], 
  * of tenants makes each claim walk them all (the next claim goes on from where this one stopped).
  */
 const FAIR_VISITS = (wanted: string) => `least(1000, 4 * ${wanted} + 16)::int`;
-
-/**
- * Locks the turn rows of these fair queues (those that are not fair have none), in name order as
- * every fair claim locks them, for the rest of the caller's transaction: fair claims of one queue
- * then take turns, each counting what is in flight after the one before committed. Returns the
- * fair queues it locked, for messageClaimGated's `fairLocked`.
- */
-export async function lockFairTurns(db: Queryable, queues: string[]): Promise<string[]> {
-  const { rows } = await db.query<{ queue_name: string }>({
-    name: 'queue_fair_turn_lock',
-    text: 'SELECT queue_name FROM queue_fair_turn WHERE queue_name = ANY ($1::text[]) ORDER BY queue_name FOR UPDATE',
-    values: [queues],
-  });
-  return rows.map((row) => row.queue_name);
-}
 
 /** A stream that ends gives up its turns at once, so the next consumer need not wait for them to lapse. */
 export async function queueActiveConsumerResign(db: Queryable, queues: string[], holder: string): Promise<void> {

@@ -5,7 +5,7 @@ WITH r AS (
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
               greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized,
-              q.fairness = 'by_key' AS fair, q.fairness = 'by_key' AND q.name <> ALL ($2::text[]) AS relock, q.max_in_flight_per_key AS per_key
+              q.fairness = 'by_key' AS fair, q.max_in_flight_per_key AS per_key
          FROM queue q WHERE q.name IN (SELECT queue FROM r)),
      -- Single active consumer: the holder whose turn it is asks for it again; else the first asker.
      asker AS (
@@ -27,7 +27,7 @@ WITH r AS (
        RETURNING a.queue_name, a.holder),
      eligible AS (
        SELECT r.* FROM r JOIN g ON g.name = r.queue
-        WHERE NOT g.relock AND (NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder))),
+        WHERE (NOT g.sac OR EXISTS (SELECT 1 FROM turn t WHERE t.queue_name = r.queue AND t.holder = r.holder))),
      req AS (SELECT e.*, sum(e.lim) OVER (PARTITION BY e.queue ORDER BY e.ref) AS upto FROM eligible e),
      -- Rate limit: the bucket, locked, refilled to this moment (clock time: the lock may have waited).
      bucket AS (
@@ -41,10 +41,16 @@ WITH r AS (
               g.prioritized, g.fair, g.per_key
          FROM req JOIN g ON g.name = req.queue LEFT JOIN bucket b ON b.queue_name = req.queue
         GROUP BY req.queue, g.rate, g.prioritized, g.fair, g.per_key),
-     -- Fair queues: the keys to take from this time, in turn (visits bounded by what is wanted).
+     -- Fair queues: their turn rows, locked (in name order) after every other gate's row: what
+     -- comes later depends on `wanted`, which depends on those.
+     turn_locked AS MATERIALIZED (
+       SELECT t.queue_name, t.last_key FROM queue_fair_turn t
+        WHERE t.queue_name IN (SELECT queue FROM wanted WHERE fair AND n > 0)
+        ORDER BY t.queue_name FOR UPDATE OF t),
+     -- The keys to take from this time, in turn (visits bounded by what is wanted), counted once the lock is held.
      fair_keys AS MATERIALIZED (
        SELECT w.queue, k.group_key, k.room, k.visit
-         FROM wanted w JOIN queue_fair_turn t ON t.queue_name = w.queue
+         FROM wanted w JOIN turn_locked t ON t.queue_name = w.queue
         CROSS JOIN LATERAL miniqueue_fair_keys(w.queue, t.last_key, w.per_key, least(1000, 4 * w.n + 16)::int) k
         WHERE w.fair AND w.n > 0),
      picked AS (
@@ -112,14 +118,13 @@ WITH r AS (
         WHERE t.queue_name IN (SELECT queue FROM fair_keys)),
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
      SELECT 'message' AS kind, c.*, NULL::boolean AS gated, NULL::boolean AS standby, NULL::int AS wait_ms,
-            NULL::boolean AS full, NULL::boolean AS relock
+            NULL::boolean AS full
        FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL
      UNION ALL
      SELECT 'verdict', r.ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
             coalesce(g.gated, false),
             coalesce(g.sac, false) AND r.ref NOT IN (SELECT ref FROM eligible),
             (SELECT ceil(1000 * (least(r.lim, s.burst) - s.tokens) / s.rate)::int FROM spent s WHERE s.queue_name = r.queue AND s.tokens < 1),
-            EXISTS (SELECT 1 FROM fair_keys k WHERE k.queue = r.queue AND k.room <= 0),
-            coalesce(g.relock, false)
+            EXISTS (SELECT 1 FROM fair_keys k WHERE k.queue = r.queue AND k.room <= 0)
        FROM r LEFT JOIN g ON g.name = r.queue
       WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.ref = r.ref)
