@@ -49,6 +49,8 @@ export async function claimMessages(
     let claimed: MessageRow[];
     let heldForMs: number | undefined;
     let heldOn: 'gate' | 'queue' | undefined;
+    // Which statement this attempt takes: what an empty answer then says about the queue.
+    const throughGate = deps.claimer.gated.has(request.queue);
     try {
       ({ rows: claimed, heldForMs, heldOn } = await deps.claimer.claimWaiting(request, Math.max(0, (deadline - Date.now()) / 1000)));
     } catch (error) {
@@ -90,7 +92,8 @@ export async function claimMessages(
       ticket?.cancel();
       throw new NotFoundError('queue_not_found', `No queue found with the name ${request.queue}`);
     }
-    if (gated && !deps.claimer.gated.has(request.queue)) {
+    // Asked by the other requests' empty claims meanwhile or not, this one went the plain way.
+    if (gated && !throughGate) {
       // The plain claim left it alone: claim again, through its gate.
       ticket?.cancel();
       deps.claimer.gated.markGated(request.queue);

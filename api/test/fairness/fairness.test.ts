@@ -111,6 +111,24 @@ describe('a queue with fairness by_key', () => {
   });
 });
 
+describe('the first claims of a gated queue this instance has not claimed from yet', () => {
+  it('all find its messages, however many arrive together (fair and rate-limited queues)', async () => {
+    await topology(mq, 'gated-first', [
+      { name: 'gated-first-fair', fairness: 'by_key' },
+      { name: 'gated-first-rate', max_deliveries_per_second: 100_000 },
+    ]);
+    await mq.post('/api/v1/topics/gated-first/messages/batch', { messages: Array.from({ length: 64 }, (_, i) => ({ payload: `m${i}` })) }, mq.adminKey);
+    for (const queue of ['gated-first-fair', 'gated-first-rate']) {
+      // Each went the plain way and found the queue gated; the ones after the first used to answer empty.
+      const answers = await Promise.all(Array.from({ length: 32 }, () => mq.post(`/api/v1/queues/${queue}/consume`, undefined, mq.adminKey)));
+      expect(
+        answers.map((answer) => answer.status),
+        queue,
+      ).toEqual(answers.map(() => 200));
+    }
+  });
+});
+
 describe('fairness settings', () => {
   it('refuses bad settings naming the field, and stores nothing', async () => {
     await topology(mq, 'fair-bad', []);
