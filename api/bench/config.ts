@@ -11,7 +11,7 @@ export interface Bound {
   seconds: number;
 }
 
-export const PHASES = ['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry', 'priorities'] as const;
+export const PHASES = ['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry', 'priorities', 'fairness'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchConfig {

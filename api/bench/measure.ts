@@ -144,3 +144,22 @@ export function mergeMeasurements(parts: Measurement[]): Measurement {
     extra,
   };
 }
+
+/**
+ * The measurements of a few alternating rounds (drift in the machine's speed falls on every side
+ * alike), merged per workload id in the order each id first came.
+ */
+export class Rounds {
+  private readonly parts = new Map<string, Measurement[]>();
+
+  add(measurement: Measurement): Measurement {
+    const parts = this.parts.get(measurement.id) ?? [];
+    parts.push(measurement);
+    this.parts.set(measurement.id, parts);
+    return measurement;
+  }
+
+  merged(): Measurement[] {
+    return [...this.parts.values()].map(mergeMeasurements);
+  }
+}

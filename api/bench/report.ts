@@ -1,5 +1,6 @@
 import type { Measurement } from './measure.js';
 import type { BenchResults, Latency, Target } from './results.js';
+import { FAIR_LATENCY_IDS } from './phases/fairness.js';
 import { BASELINE, PGBOSS_COUNTERPART, RABBIT_COUNTERPART, STREAM_PGBOSS_COUNTERPART, cpuMicrosPerMessage, find, findRabbit, ratio } from './targets.js';
 
 /** The text report: machine facts, references, one MiniQueue table, WAL, latencies, RSS, TARGETS. */
@@ -225,6 +226,18 @@ function extras(results: BenchResults): string[] {
   return lines;
 }
 
+/** The fairness phase's latency workloads: a quiet key's publish → delivery, idle and beside a noisy key's backlog. */
+function fairLines(results: BenchResults): string[] {
+  const rows = [FAIR_LATENCY_IDS.idle, FAIR_LATENCY_IDS.noisy].flatMap((id) => {
+    const m = find(results, id);
+    if (!m) return [];
+    const l: Latency = { samples: m.extra.probes, p50: m.extra.p50Ms, p99: m.extra.p99Ms, max: m.extra.maxMs };
+    const others = m.extra.others ? `; ${int(m.extra.others)} of the noisy key delivered meanwhile, ${int(m.extra.noisyPending)} still pending` : '';
+    return [`  ${latencyLine(m.label, l)}${others}`];
+  });
+  return rows.length ? ['', "FAIR SHARING, a quiet key's publish sent → a consumer's answer with it", ...rows] : [];
+}
+
 const latencyLine = (label: string, l: Latency) => `${label} (${l.samples} samples): p50 ${ms(l.p50)}   p99 ${ms(l.p99)}   max ${ms(l.max)}`;
 
 export function targetLine(target: Target): string {
@@ -299,6 +312,7 @@ export function renderReport(results: BenchResults): string {
           `  ${latencyLine('across instances (consumer on B, publish on A)', results.wakeUp.crossInstance)}`,
         ]
       : ['  not run (BENCH_PHASES)']),
+    ...fairLines(results),
     '',
     'BROKER PROCESSES (peak RSS = VmHWM at the end)',
     ...results.brokers.map((b) => `  ${b.name.padEnd(10)} peak RSS ${mib(b.peakRssBytes).padStart(8)}   CPU ${b.cpuSeconds.toFixed(1)} s`),

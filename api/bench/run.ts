@@ -13,6 +13,7 @@ import { runReferences } from './phases/references.js';
 import { runBoundedPhase } from './phases/bounded.js';
 import { runExpiryPhase } from './phases/expiry.js';
 import { runPrioritiesPhase } from './phases/priorities.js';
+import { runFairnessPhase } from './phases/fairness.js';
 import { startServer } from './postgres.js';
 import { renderReport } from './report.js';
 import type { BenchResults } from './results.js';
@@ -69,6 +70,7 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
     const bounded = runs('bounded') ? await runBoundedPhase(context, await server.createDatabase('bounded')) : [];
     const expiry = runs('expiry') ? await runExpiryPhase(context, await server.createDatabase('expiry')) : [];
     const priorities = runs('priorities') ? await runPrioritiesPhase(context, await server.createDatabase('priorities')) : [];
+    const fairness = runs('fairness') ? await runFairnessPhase(context, await server.createDatabase('fairness')) : [];
 
     const cpus = os.cpus();
     const partial: Omit<BenchResults, 'targets'> = {
@@ -99,6 +101,7 @@ export async function runBench(env: NodeJS.ProcessEnv = process.env): Promise<{ 
         ...bounded,
         ...expiry,
         ...priorities,
+        ...fairness,
       ],
       seeding: {
         pendingMessages: config.big,

@@ -3,7 +3,7 @@ import type { BenchConfig } from './config.js';
 import { BenchClient, type LoadResult } from './http.js';
 import { measure, type Measurement } from './measure.js';
 import { consumeAck, publishSingle, publishBatch, receiveAck } from './scenarios/throughput.js';
-import { createTopic, type Keys } from './scenarios/topology.js';
+import { createKeys, createTopic, type Keys, type Topics } from './scenarios/topology.js';
 
 /** What every phase of the run shares. */
 export interface RunContext {
@@ -36,6 +36,24 @@ export class BrokerSession {
   static async open(context: RunContext, name: string, databaseUrl: string, env?: Record<string, string>): Promise<BrokerSession> {
     const broker = await startBroker({ name, databaseUrl, adminKey: context.adminKey, env, cpuProfDir: context.config.cpuProfDir, log: context.log });
     return new BrokerSession(context, broker, databaseUrl);
+  }
+
+  /**
+   * A phase on a broker and database of its own: its topics made (each with its queues and their
+   * settings), keys registered and the broker warmed up before `work`; the broker stops after,
+   * however `work` ends.
+   */
+  static async around<T>(context: RunContext, name: string, databaseUrl: string, topics: Topics, work: (session: BrokerSession) => Promise<T>): Promise<T> {
+    const session = await BrokerSession.open(context, name, databaseUrl);
+    try {
+      for (const [topic, queues] of Object.entries(topics)) await createTopic(session.admin, topic, queues);
+      session.useKeys(await createKeys(session.admin));
+      context.log('warming up');
+      await session.warmUp();
+      return await work(session);
+    } finally {
+      await session.close();
+    }
   }
 
   /** Clients for keys made on any broker of the same database. */

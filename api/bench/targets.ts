@@ -1,4 +1,5 @@
 import type { Measurement } from './measure.js';
+import { FAIR_KEYS, FAIR_LATENCY_IDS, FAIR_PER_KEY } from './phases/fairness.js';
 import type { BenchResults, Target } from './results.js';
 
 /**
@@ -28,6 +29,7 @@ export const BASELINE: Record<string, string> = {
   consume_ack_ttl: 'consume_ack_no_expiry',
   consume_ack_priorities: 'consume_ack_priorities_plain',
   publish_single_priority: 'publish_single_no_priority',
+  consume_ack_fair: 'consume_ack_fair_plain',
 };
 
 /** The RabbitMQ workload each stream workload is read against (the same window or prefetch). */
@@ -69,6 +71,11 @@ export function findRabbit(results: Pick<BenchResults, 'rabbitmq'>, id: string):
 export function cpuMicrosPerMessage(m: Measurement | undefined): number {
   if (!m || m.brokerCpuSeconds === null || m.messages <= 0) return Number.NaN;
   return (m.brokerCpuSeconds * 1e6) / m.messages;
+}
+
+/** A latency workload's figure in milliseconds (`extra.p50Ms`, `extra.p99Ms`, ...: phases/fairness.ts). */
+export function latencyOf(results: Pick<BenchResults, 'workloads'>, id: string, figure: 'p50Ms' | 'p99Ms' | 'maxMs'): number {
+  return find(results, id)?.extra[figure] ?? Number.NaN;
 }
 
 export function ratio(numerator: number | undefined, denominator: number | undefined): number {
@@ -132,6 +139,17 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
       `consume + ack with ${results.seeding.pendingMessages.toLocaleString('en-US')} pending in 10 priorities ≥ 0.9 × the same without priorities`,
       ratio(rate('consume_ack_priorities'), rate('consume_ack_priorities_plain')),
       0.9,
+    ),
+    atLeast(
+      `consume + ack on a fair queue (${FAIR_KEYS} keys, at most ${FAIR_PER_KEY} in flight each) ≥ 0.5 × the same on a plain queue`,
+      ratio(rate('consume_ack_fair'), rate('consume_ack_fair_plain')),
+      0.5,
+    ),
+    atMost(
+      `a quiet key's publish → delivery p50 with ${results.config.big.toLocaleString('en-US')} pending on a noisy key ≤ 2 × on an idle fair queue`,
+      ratio(latencyOf(results, FAIR_LATENCY_IDS.noisy, 'p50Ms'), latencyOf(results, FAIR_LATENCY_IDS.idle, 'p50Ms')),
+      2,
+      '×',
     ),
     atMost('long-poll wake-up p99 ≤ 20 ms, same instance', wake('sameInstance'), 20, 'ms'),
     atMost('long-poll wake-up p99 ≤ 20 ms, across instances', wake('crossInstance'), 20, 'ms'),

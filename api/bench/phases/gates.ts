@@ -1,9 +1,9 @@
 import { wants, type BenchConfig } from '../config.js';
-import { mergeMeasurements, type Measurement } from '../measure.js';
+import { Rounds, type Measurement } from '../measure.js';
 import { BrokerSession, type RunContext } from '../session.js';
-import { createGatedTopic, receiveAckWaiting } from '../scenarios/gates.js';
+import { receiveAckWaiting } from '../scenarios/gates.js';
 import { consumeAck, seed } from '../scenarios/throughput.js';
-import { createKeys, createTopic, purge } from '../scenarios/topology.js';
+import { purge, type Topics } from '../scenarios/topology.js';
 
 /** The workloads of this phase, as BENCH_ONLY names them. */
 const GATE_WORKLOADS = ['consume_ack_gates_plain', 'consume_ack_rate_limited', 'consume_ack_single_active', 'delivery_rate_200'];
@@ -22,27 +22,26 @@ export const runsGates = (config: Pick<BenchConfig, 'only' | 'phases'>): boolean
  * queue (one consumer identity, 32 requests in flight), in alternating rounds; then a queue limited
  * to 200 deliveries a second under 32 long-polling consumers that could go much faster.
  */
-export async function runGatesPhase(context: RunContext, databaseUrl: string): Promise<Measurement[]> {
+export function runGatesPhase(context: RunContext, databaseUrl: string): Promise<Measurement[]> {
   const { config } = context;
-  const a = await BrokerSession.open(context, 'gates', databaseUrl);
-  try {
-    await createTopic(a.admin, 'bench.gates-plain', ['bench-gates-plain']);
-    await createGatedTopic(a.admin, 'bench.gates-rate', 'bench-gates-rate', { max_deliveries_per_second: UNREACHED_LIMIT });
-    await createGatedTopic(a.admin, 'bench.gates-single', 'bench-gates-single', { single_active_consumer: true });
-    await createGatedTopic(a.admin, 'bench.gates-200', 'bench-gates-200', { max_deliveries_per_second: LIMIT });
-    a.useKeys(await createKeys(a.admin));
-    await a.warmUp();
+  const topics: Topics = {
+    'bench.gates-plain': { 'bench-gates-plain': {} },
+    'bench.gates-rate': { 'bench-gates-rate': { max_deliveries_per_second: UNREACHED_LIMIT } },
+    'bench.gates-single': { 'bench-gates-single': { single_active_consumer: true } },
+    'bench.gates-200': { 'bench-gates-200': { max_deliveries_per_second: LIMIT } },
+  };
+  return BrokerSession.around(context, 'gates', databaseUrl, topics, async (a) => {
     const bound = config.consumeAck;
     const variants = [
       ['consume_ack_gates_plain', 'consume + ack, plain queue (this phase)', 'bench.gates-plain', 'bench-gates-plain'],
       ['consume_ack_rate_limited', `consume + ack, limit ${UNREACHED_LIMIT}/s (not reached)`, 'bench.gates-rate', 'bench-gates-rate'],
       ['consume_ack_single_active', 'consume + ack, single active consumer', 'bench.gates-single', 'bench-gates-single'],
     ] as const;
-    const rounds = new Map<string, Measurement[]>(variants.map(([id]) => [id, []]));
+    const rounds = new Rounds();
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [id, label, topic, queue] of variants) {
         await seed(a.publisher, topic, bound.count);
-        rounds.get(id)?.push(await a.measure(id, label, () => consumeAck(a.consumer, queue, bound, config.concurrency)));
+        rounds.add(await a.measure(id, label, () => consumeAck(a.consumer, queue, bound, config.concurrency)));
         await purge(a.admin, queue);
       }
     }
@@ -52,8 +51,6 @@ export async function runGatesPhase(context: RunContext, databaseUrl: string): P
       const result = await receiveAckWaiting(a.consumer, 'bench-gates-200', 10, seconds, config.concurrency);
       return { ...result, extra: { limit: LIMIT } };
     });
-    return [...variants.map(([id]) => mergeMeasurements(rounds.get(id) ?? [])), limited];
-  } finally {
-    await a.close();
-  }
+    return [...rounds.merged(), limited];
+  });
 }

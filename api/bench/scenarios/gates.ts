@@ -1,11 +1,5 @@
 import { expectStatus, runLoad, type BenchClient, type LoadResult } from '../http.js';
 
-/** A topic with one queue that has these delivery gates (single_active_consumer, max_deliveries_per_second). */
-export async function createGatedTopic(admin: BenchClient, topic: string, queue: string, gates: object): Promise<void> {
-  expectStatus(await admin.request('POST', '/api/v1/topics', { name: topic }), 201);
-  expectStatus(await admin.request('POST', '/api/v1/queues', { name: queue, topic_name: topic, ack_timeout_seconds: 3600, ...gates }), 201);
-}
-
 /**
  * Consumers that could go much faster than the queue's limit: each loop long-polls for up to
  * `size` messages and acks them in one batch, for `seconds`. The rate is what the limit let through.

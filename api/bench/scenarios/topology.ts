@@ -8,14 +8,29 @@ export interface Keys {
   consume: string;
 }
 
+/** A queue's settings beyond its name and topic, as POST /api/v1/queues takes them (max_priority, fairness, ...). */
+export type QueueSettings = Record<string, unknown>;
+/** Topics, each with its queues and their settings. */
+export type Topics = Record<string, Record<string, QueueSettings>>;
+
 /**
- * A topic and the queues bound to it, created through the admin API. The lease is far longer
- * than the run, so nothing expires and comes back while we measure.
+ * A topic and the queues bound to it, created through the admin API: their names, or each name
+ * with more of its settings. The lease is far longer than the run, so nothing expires and comes
+ * back while we measure.
  */
-export async function createTopic(admin: BenchClient, topic: string, queues: string[], env: { ackTimeoutSeconds?: number } = {}): Promise<void> {
+export async function createTopic(
+  admin: BenchClient,
+  topic: string,
+  queues: string[] | Record<string, QueueSettings>,
+  env: { ackTimeoutSeconds?: number } = {},
+): Promise<void> {
   expectStatus(await admin.request('POST', '/api/v1/topics', { name: topic }), 201);
-  for (const queue of queues) {
-    expectStatus(await admin.request('POST', '/api/v1/queues', { name: queue, topic_name: topic, ack_timeout_seconds: env.ackTimeoutSeconds ?? 3600 }), 201);
+  const settings: [string, QueueSettings][] = Array.isArray(queues) ? queues.map((queue) => [queue, {}]) : Object.entries(queues);
+  for (const [queue, more] of settings) {
+    expectStatus(
+      await admin.request('POST', '/api/v1/queues', { name: queue, topic_name: topic, ack_timeout_seconds: env.ackTimeoutSeconds ?? 3600, ...more }),
+      201,
+    );
   }
 }
 

@@ -44,6 +44,10 @@ const WORKLOADS = [
   'consume_ack_priorities',
   'publish_single_no_priority',
   'publish_single_priority',
+  'fair_quiet_latency_idle',
+  'fair_quiet_latency_noisy',
+  'consume_ack_fair_plain',
+  'consume_ack_fair',
 ];
 const STREAM_WORKLOADS = [
   'stream_publish_1',
@@ -135,6 +139,14 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(copiesPerMessage('fan_out_20_filtered')).toBe(20);
     expect(copiesPerMessage('fan_out_20')).toBe(20);
     expect(results.workloads.find((workload) => workload.id === 'consume_ack_monitor')!.extra.frames).toBeGreaterThan(0);
+    // Fair sharing: every probe of the quiet key came, and the noisy key was served beside it.
+    for (const id of ['fair_quiet_latency_idle', 'fair_quiet_latency_noisy']) {
+      const fair = results.workloads.find((workload) => workload.id === id)!;
+      expect(fair.extra.probes, id).toBe(2 * results.config.wakeSamples);
+      expect(fair.extra.p50Ms, id).toBeGreaterThan(0);
+      expect(fair.extra.p99Ms, id).toBeGreaterThanOrEqual(fair.extra.p50Ms);
+    }
+    expect(results.workloads.find((workload) => workload.id === 'fair_quiet_latency_noisy')!.extra.others).toBeGreaterThan(0);
 
     expect(results.wakeUp).not.toBeNull();
     for (const latency of [results.wakeUp!.sameInstance, results.wakeUp!.crossInstance]) {
@@ -165,9 +177,9 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(results.brokers.length).toBeGreaterThanOrEqual(7);
     for (const broker of results.brokers) expect(broker.peakRssBytes, broker.name).toBeGreaterThan(0);
     expect(results.postgres.settings.fsync).toBeDefined();
-    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry', 'priorities']);
+    expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry', 'priorities', 'fairness']);
 
-    expect(results.targets).toHaveLength(22);
+    expect(results.targets).toHaveLength(24);
     for (const target of results.targets) {
       if (RABBITMQ_TARGETS.test(target.description)) {
         expect(target.met, target.description).toBeNull();
@@ -180,6 +192,7 @@ describe('npm run bench (BENCH_QUICK)', () => {
     for (const report of [text, run.stdout]) {
       expect(report).toContain('TARGETS');
       expect(report).toContain('LONG-POLL WAKE-UP');
+      expect(report).toContain('FAIR SHARING');
       expect(report).toContain('raw INSERT commits');
       expect(report).toContain('MINIQUEUE over the stream');
       expect(report).toContain('RABBITMQ: ');
