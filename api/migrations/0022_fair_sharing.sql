@@ -28,6 +28,15 @@ ALTER TABLE message_acked ADD COLUMN group_key text;
 -- key along it (one probe per key, however long a key's backlog) and takes each key's head.
 CREATE INDEX message_fair_claim_idx ON message (queue_name, group_key, available_at, seq)
   WHERE status = 'PENDING' AND group_key IS NOT NULL;
+-- The planner's guess of how many rows one group key has, when the key is not known before the
+-- claim runs (it comes from miniqueue_fair_keys): a distinct key per hundred rows of the table,
+-- whatever ANALYZE finds. Measured (docs/performance.md, 2026-12-02): with one noisy key
+-- holding nearly every row, ANALYZE's own n_distinct of 1 made any key look like a million rows,
+-- so the take of a quiet key's head cost the same through either index, and where the plain claim
+-- index was the smaller the planner walked the noisy key's million rows through it (232 ms a
+-- claim) instead of probing this one (2 ms). The fair claim index is the right one for every key.
+ALTER TABLE message ALTER COLUMN group_key SET (n_distinct = -0.01);
+
 -- What each key has in flight, counted up to max_in_flight_per_key.
 CREATE INDEX message_fair_held_idx ON message (queue_name, group_key)
   WHERE status = 'UNACKED' AND group_key IS NOT NULL;

@@ -359,6 +359,7 @@ CREATE TABLE public.message (
     CONSTRAINT message_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'UNACKED'::text, 'BLOCKED'::text])))
 )
 WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='10000', autovacuum_vacuum_cost_delay='0', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='100000', autovacuum_analyze_scale_factor='0.05');
+ALTER TABLE ONLY public.message ALTER COLUMN group_key SET (n_distinct=-0.01);
 
 --
 -- Name: message_acked; Type: TABLE; Schema: public; Owner: -

@@ -53,14 +53,8 @@ const FAIR_NONE = (fair: boolean) => (fair ? ', 1::bigint AS turn, 0 AS visit, N
 
 /**
  * Each visited key with room: its oldest claimable messages, up to its room, numbered (`turn`).
- *
- * "queue_name = k.queue AND group_key = k.group_key AND available_at <= now(), oldest first" is
- * said as a range of the fair claim index's own order, on purpose: said with equalities, the
- * plain claim index (queue, available_at, seq) serves the same order, and as the planner cannot
- * tell one key's share of the queue from another's (one noisy key: n_distinct 1), it may take that
- * one when it is the smaller and walk the noisy key's million rows to find a quiet key's one (230
- * ms a claim, measured). Only the fair index yields rows in (queue, group_key, available_at, seq)
- * order, so only it can answer this ORDER BY ... LIMIT without sorting the range.
+ * That the planner reads the fair claim index here, and not the plain one filtered by key, rests on
+ * the n_distinct that migration 0022 sets on message.group_key (why, and what it cost without).
  */
 const FAIR_BRANCH = `
            UNION ALL
@@ -68,11 +62,9 @@ const FAIR_BRANCH = `
              FROM fair_keys k CROSS JOIN LATERAL (
                SELECT h.*, row_number() OVER (ORDER BY h.available_at, h.seq) AS turn FROM (
                  SELECT id, available_at, seq FROM message x
-                  WHERE status = 'PENDING' AND group_key IS NOT NULL
-                    AND (queue_name, group_key, available_at) >= (k.queue, k.group_key, '-infinity'::timestamptz)
-                    AND (queue_name, group_key, available_at) <= (k.queue, k.group_key, now())
-                    AND ${NOT_EXPIRED('x')}
-                  ORDER BY queue_name, group_key, available_at, seq
+                  WHERE queue_name = k.queue AND group_key = k.group_key AND status = 'PENDING'
+                    AND available_at <= now() AND ${NOT_EXPIRED('x')}
+                  ORDER BY available_at, seq
                   LIMIT least(k.room, w.n)
                     FOR UPDATE SKIP LOCKED) h) t
             WHERE w.fair AND k.queue = w.queue AND k.room > 0`;

@@ -77,11 +77,9 @@ WITH r AS (
              FROM fair_keys k CROSS JOIN LATERAL (
                SELECT h.*, row_number() OVER (ORDER BY h.available_at, h.seq) AS turn FROM (
                  SELECT id, available_at, seq FROM message x
-                  WHERE status = 'PENDING' AND group_key IS NOT NULL
-                    AND (queue_name, group_key, available_at) >= (k.queue, k.group_key, '-infinity'::timestamptz)
-                    AND (queue_name, group_key, available_at) <= (k.queue, k.group_key, now())
-                    AND (x.expires_at IS NULL OR x.expires_at > now())
-                  ORDER BY queue_name, group_key, available_at, seq
+                  WHERE queue_name = k.queue AND group_key = k.group_key AND status = 'PENDING'
+                    AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
+                  ORDER BY available_at, seq
                   LIMIT least(k.room, w.n)
                     FOR UPDATE SKIP LOCKED) h) t
             WHERE w.fair AND k.queue = w.queue AND k.room > 0) p),
