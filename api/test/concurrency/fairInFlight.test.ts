@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import type { TestBroker } from '../helpers/broker.js';
+import { startPair } from '../realtime/support.js';
 
 /**
  * max_in_flight_per_key under 32 concurrent consumers on two instances of one database: no key is
@@ -16,9 +17,7 @@ let a: TestBroker;
 let b: TestBroker;
 
 beforeAll(async () => {
-  const env = { MINIQUEUE_RATE_LIMIT_ENABLED: 'false', MINIQUEUE_DB_POOL_SIZE: '16' };
-  a = await startTestBroker({ env });
-  b = await startTestBroker({ env, databaseUrl: a.databaseUrl, adminKey: a.adminKey });
+  [a, b] = await startPair({ MINIQUEUE_RATE_LIMIT_ENABLED: 'false', MINIQUEUE_DB_POOL_SIZE: '16' });
   expect((await a.post('/api/v1/topics', { name: 'fair-race' }, a.adminKey)).status).toBe(201);
   const queue = { name: 'fair-race-q', topic_name: 'fair-race', fairness: 'by_key', max_in_flight_per_key: PER_KEY, ack_timeout_seconds: 600 };
   expect((await a.post('/api/v1/queues', queue, a.adminKey)).status).toBe(201);
