@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headersOf } from './publish';
+import { expiresProblem, headersOf } from './publish';
 import { TEMPLATES } from './templates';
 import { checkJson } from '../../../lib/json';
 
@@ -16,6 +16,12 @@ describe('publishing', () => {
       x: '',
     });
     expect(headersOf([{ name: ' ', value: 'v' }])).toBeUndefined();
+  });
+
+  it("takes an expiry that is empty or a whole number of seconds in the contract's range", () => {
+    for (const ok of ['', ' ', '1', ' 60 ', '1209600']) expect(expiresProblem(ok), ok).toBeNull();
+    for (const bad of ['0', '-5', '1.5', '1e3', 'soon', '1209601'])
+      expect(expiresProblem(bad), bad).toBe('A whole number of seconds from 1 to 1209600, or empty.');
   });
 
   it('offers templates whose JSON is valid, and fresh on every pick', () => {

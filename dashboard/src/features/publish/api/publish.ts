@@ -1,4 +1,4 @@
-import type { MiniQueue, PublishResult } from '@miniqueue/sdk';
+import { LIMITS, type MiniQueue, type PublishResult } from '@miniqueue/sdk';
 
 export interface Draft {
   topic: string;
@@ -7,6 +7,23 @@ export interface Draft {
   delaySeconds: number;
   idempotencyKey: string;
   orderingKey: string;
+  /** '' for the broker's default (0), else '0' to '9'. */
+  priority: string;
+  /** Seconds after the publish at which the message expires; '' for never (or the queue's TTL). */
+  expiresInSeconds: string;
+  groupKey: string;
+}
+
+const { min: EXPIRES_MIN, max: EXPIRES_MAX } = LIMITS.expiresInSeconds;
+
+/** What is wrong with an expiry as typed, or null when it is empty or a whole number in the contract's range. */
+export function expiresProblem(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  return /^\d+$/.test(trimmed) && value >= EXPIRES_MIN && value <= EXPIRES_MAX
+    ? null
+    : `A whole number of seconds from ${EXPIRES_MIN} to ${EXPIRES_MAX}, or empty.`;
 }
 
 /** Header rows as the API takes them: blank rows are ignored, a repeated name keeps its last value. */
@@ -24,5 +41,8 @@ export function publishDraft(mq: MiniQueue, draft: Draft): Promise<PublishResult
     delaySeconds: draft.delaySeconds || undefined,
     idempotencyKey: draft.idempotencyKey.trim() || undefined,
     orderingKey: draft.orderingKey.trim() || undefined,
+    priority: draft.priority === '' ? undefined : Number(draft.priority),
+    expiresInSeconds: draft.expiresInSeconds.trim() === '' ? undefined : Number(draft.expiresInSeconds.trim()),
+    groupKey: draft.groupKey.trim() || undefined,
   });
 }

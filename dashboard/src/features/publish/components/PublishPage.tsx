@@ -11,7 +11,7 @@ import { FormFailure } from '../../../lib/ui/FormFailure';
 import { Empty, ErrorNotice, Loading } from '../../../lib/ui/States';
 import { useResource } from '../../../lib/useResource';
 import { useSubmit } from '../../../lib/useSubmit';
-import { loadTopicNames, publishDraft, type Draft } from '../api/publish';
+import { expiresProblem, loadTopicNames, publishDraft, type Draft } from '../api/publish';
 import { TEMPLATES } from '../api/templates';
 import { HeaderRows } from './HeaderRows';
 import { PublishOutcome } from './PublishOutcome';
@@ -29,6 +29,9 @@ export function PublishPage() {
   const [delay, setDelay] = useState('0');
   const [idempotencyKey, setIdempotencyKey] = useState('');
   const [orderingKey, setOrderingKey] = useState('');
+  const [priority, setPriority] = useState('');
+  const [expiresInSeconds, setExpiresInSeconds] = useState('');
+  const [groupKey, setGroupKey] = useState('');
   const [outcome, setOutcome] = useState<{ topic: string; result: PublishResult } | null>(null);
 
   useEffect(() => {
@@ -37,6 +40,8 @@ export function PublishPage() {
 
   const json = isJson ? checkJson(payload) : { ok: true as const };
   const delayValid = /^\d+$/.test(delay.trim()) && Number(delay) <= 900;
+  const expiresIssue = expiresProblem(expiresInSeconds);
+  const valid = json.ok && delayValid && expiresIssue === null && topic !== '';
   const bytes = utf8Bytes(payload);
 
   const pickTemplate = (id: string) => {
@@ -47,8 +52,21 @@ export function PublishPage() {
   };
 
   const submission = useSubmit(
-    async () => ({ topic, result: await publishDraft(mq, { topic, payload, headers, delaySeconds: Number(delay), idempotencyKey, orderingKey }) }),
-    { validate: () => json.ok && delayValid && topic !== '', onSuccess: setOutcome },
+    async () => ({
+      topic,
+      result: await publishDraft(mq, {
+        topic,
+        payload,
+        headers,
+        delaySeconds: Number(delay),
+        idempotencyKey,
+        orderingKey,
+        priority,
+        expiresInSeconds,
+        groupKey,
+      }),
+    }),
+    { validate: () => valid, onSuccess: setOutcome },
   );
 
   if (topics.loading) return <Loading />;
@@ -149,9 +167,39 @@ export function PublishPage() {
                   onChange={(event) => setOrderingKey(event.target.value)}
                   hint="Messages with the same key are delivered one at a time, in order."
                 />
+                <SelectField
+                  label="Priority"
+                  name="priority"
+                  value={priority}
+                  onChange={(event) => setPriority(event.target.value)}
+                  hint="In queues with priorities: highest first. Others ignore it."
+                >
+                  <option value="">Default (0)</option>
+                  {[9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((level) => (
+                    <option key={level} value={String(level)}>
+                      {level}
+                    </option>
+                  ))}
+                </SelectField>
+                <TextField
+                  label="Expires in (seconds, optional)"
+                  name="expires-in"
+                  inputMode="numeric"
+                  value={expiresInSeconds}
+                  onChange={(event) => setExpiresInSeconds(event.target.value)}
+                  error={expiresIssue}
+                  hint="Never delivered after that; a queue's own TTL applies if it is earlier."
+                />
+                <TextField
+                  label="Group key (optional)"
+                  name="group-key"
+                  value={groupKey}
+                  onChange={(event) => setGroupKey(event.target.value)}
+                  hint="The tenant it is shared out by in queues with fair sharing; else the ordering key."
+                />
               </div>
               <FormFailure failure={submission.failure} />
-              <Button type="submit" busy={submission.busy} disabled={!json.ok || !delayValid || !topic}>
+              <Button type="submit" busy={submission.busy} disabled={!valid}>
                 Publish to {topic || '…'}
               </Button>
             </form>
