@@ -1,4 +1,5 @@
 import { LIMITS, type MiniQueue, type PublishResult } from '@miniqueue/sdk';
+import { optionalWholeNumber } from '../../../lib/wholeNumber';
 
 export interface Draft {
   topic: string;
@@ -15,15 +16,12 @@ export interface Draft {
 }
 
 const { min: EXPIRES_MIN, max: EXPIRES_MAX } = LIMITS.expiresInSeconds;
+const EXPIRES_WRONG = `A whole number of seconds from ${EXPIRES_MIN} to ${EXPIRES_MAX}, or empty.`;
 
 /** What is wrong with an expiry as typed, or null when it is empty or a whole number in the contract's range. */
 export function expiresProblem(text: string): string | null {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  const value = Number(trimmed);
-  return /^\d+$/.test(trimmed) && value >= EXPIRES_MIN && value <= EXPIRES_MAX
-    ? null
-    : `A whole number of seconds from ${EXPIRES_MIN} to ${EXPIRES_MAX}, or empty.`;
+  const expiry = optionalWholeNumber(text, LIMITS.expiresInSeconds, { notWhole: EXPIRES_WRONG, outOfRange: EXPIRES_WRONG });
+  return typeof expiry === 'string' ? expiry : null;
 }
 
 /** Header rows as the API takes them: blank rows are ignored, a repeated name keeps its last value. */

@@ -1,12 +1,11 @@
-import type { OnExpiry, Queue, QueueChanges } from '@miniqueue/sdk';
+import { LIMITS, type OnExpiry, type Queue, type QueueChanges } from '@miniqueue/sdk';
+import { optionalWholeNumber } from '../../../lib/wholeNumber';
 
 /** What an expired message becomes, in words; the values are the contract's. */
 export const ON_EXPIRY_LABELS: Record<OnExpiry, string> = {
   dead_letter: 'Dead-letter it (TTL_EXPIRED)',
   drop: 'Delete it',
 };
-
-const MAX_TTL = 1_209_600;
 
 export interface ExpiryForm {
   messageTtlSeconds: string;
@@ -33,13 +32,11 @@ export const expiryEdited = (queue: Queue, form: ExpiryForm): boolean => {
 };
 
 /** An empty TTL is null (never); otherwise whole seconds from 1 to 14 days. */
-function ttlOf(text: string): number | null | string {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  if (!/^\d+$/.test(trimmed)) return 'Enter a whole number of seconds, or leave empty for no expiry.';
-  const value = Number(trimmed);
-  return value < 1 || value > MAX_TTL ? `Between 1 and ${MAX_TTL} seconds, or empty for no expiry.` : value;
-}
+const ttlOf = (text: string): number | null | string =>
+  optionalWholeNumber(text, LIMITS.messageTtlSeconds, {
+    notWhole: 'Enter a whole number of seconds, or leave empty for no expiry.',
+    outOfRange: `Between ${LIMITS.messageTtlSeconds.min} and ${LIMITS.messageTtlSeconds.max} seconds, or empty for no expiry.`,
+  });
 
 /** Adds to `changes` the expiry and dead-letter settings that differ from the queue's; a bad one goes to `problems`. */
 export function expiryChanges(

@@ -1,4 +1,5 @@
 import { LIMITS, type Fairness, type Queue, type QueueChanges } from '@miniqueue/sdk';
+import { optionalWholeNumber } from '../../../lib/wholeNumber';
 
 const { min, max } = LIMITS.maxInFlightPerKey;
 
@@ -16,13 +17,11 @@ export function fairnessText(queue: Pick<Queue, 'fairness' | 'max_in_flight_per_
 }
 
 /** An empty limit is null (none); otherwise a whole number in the contract's range, or what is wrong with it. */
-export function perKeyLimitOf(text: string): number | null | string {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  if (!/^\d+$/.test(trimmed)) return 'Enter a whole number of messages, or leave empty for no limit.';
-  const value = Number(trimmed);
-  return value < min || value > max ? `Between ${min} and ${max}, or empty for no limit.` : value;
-}
+export const perKeyLimitOf = (text: string): number | null | string =>
+  optionalWholeNumber(text, LIMITS.maxInFlightPerKey, {
+    notWhole: 'Enter a whole number of messages, or leave empty for no limit.',
+    outOfRange: `Between ${min} and ${max}, or empty for no limit.`,
+  });
 
 /** The per-key limit as the settings form types it: empty means "no limit". */
 export interface FairnessForm {
