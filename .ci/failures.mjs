@@ -16,7 +16,7 @@ const TOTAL_LINES = 300;
 
 // eslint-disable-next-line no-control-regex -- the colour codes vitest writes are control characters
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-/** vitest's section rulers: "⎯⎯⎯ Failed Tests 2 ⎯⎯⎯", "⎯⎯⎯ Unhandled Errors ⎯⎯⎯", "⎯⎯⎯[1/2]⎯". */
+/** The rulers that open vitest's reports: "⎯⎯⎯ Failed Tests 2 ⎯⎯⎯", "⎯⎯⎯ Unhandled Errors ⎯⎯⎯". */
 const REPORT_START = /⎯+ (Failed Tests|Unhandled Errors?|Failed Suites)\b/;
 /** vitest's ruler after each failure ("⎯⎯⎯[1/2]⎯"): the next one's report starts after it. */
 const NEXT_FAILURE = /⎯\[\d+\/\d+\]⎯/;
