@@ -8,14 +8,13 @@
 // Usage: node .ci/failures.mjs <log>
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 /** Lines kept of each failure's report, so that one long stack cannot hide the next failure. */
 const REPORT_LINES = 40;
 /** The whole summary's limit. */
 const TOTAL_LINES = 300;
 
-// eslint-disable-next-line no-control-regex -- the colour codes vitest writes are control characters
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 /** The rulers that open vitest's reports: "⎯⎯⎯ Failed Tests 2 ⎯⎯⎯", "⎯⎯⎯ Unhandled Errors ⎯⎯⎯". */
 const REPORT_START = /⎯+ (Failed Tests|Unhandled Errors?|Failed Suites)\b/;
 /** vitest's ruler after each failure ("⎯⎯⎯[1/2]⎯"): the next one's report starts after it. */
@@ -34,7 +33,7 @@ const FAILED_LINE = [
 
 /** The summary of a test log's failures; empty when it names none. */
 export function failuresIn(log) {
-  const lines = log.replace(ANSI, '').split('\n');
+  const lines = stripVTControlCharacters(log).split('\n');
   const out = [];
   let inReport = false;
   let reportLines = 0;
