@@ -134,13 +134,14 @@ function streamLines(results: BenchResults): string[] {
   ];
   const l = stream.latency;
   const two = stream.latencyTwoBrokers;
-  if (l || two) {
-    const rate = (l ?? two)!.rate;
+  if (l || two || stream.sdkLatencies.length > 0) {
+    const rate = (l ?? two ?? stream.sdkLatencies[0]).rate;
     const cores = (r: typeof l) => (r?.brokerCores == null ? '—' : `${r.brokerCores.toFixed(2)} cores`);
     lines.push('', `STREAM PUBLISH → DELIVERY at a steady ${int(rate)} msgs/s (subscriber on one stream, publisher on another)`);
     if (l) lines.push(`  ${latencyLine('MiniQueue', l.latency)}   broker ${cores(l)}`);
     if (two) lines.push(`  ${latencyLine('MiniQueue, publisher on broker A, subscriber on broker B', two.latency)}   both brokers ${cores(two)}`);
     if (results.rabbitmq.latency) lines.push(`  ${latencyLine('RabbitMQ ', results.rabbitmq.latency)}`);
+    for (const sdk of stream.sdkLatencies) lines.push(`  ${latencyLine(sdk.label, sdk.latency)}   broker ${cores(sdk)}`);
   }
   if (stream.idle) {
     const i = stream.idle;

@@ -52,6 +52,13 @@ export interface StreamResults {
   latencyTwoBrokers: StreamLatencyResult | null;
   idle: IdleStreamsResult | null;
   stoppedReader: StoppedReaderResult | null;
+  /** publish() → handler through the SDK (phases/sdk.ts), each with its consumer's settings. */
+  sdkLatencies: SdkLatencyResult[];
+}
+
+export interface SdkLatencyResult extends StreamLatencyResult {
+  id: string;
+  label: string;
 }
 
 export interface StreamLatencyResult {

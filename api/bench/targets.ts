@@ -42,6 +42,9 @@ export const RABBIT_COUNTERPART: Record<string, string> = {
   stream_consume_ack_p10_r0: 'rabbitmq_consume_10',
   stream_consume_ack_p100_r0: 'rabbitmq_consume_100',
   stream_consume_ack_p100_two_brokers: 'rabbitmq_consume_100',
+  stream_consume_ack_p100_one_stream: 'rabbitmq_consume_100',
+  sdk_publish_256: 'rabbitmq_publish_256',
+  sdk_consume_c32_p100: 'rabbitmq_consume_100',
 };
 
 /** pg-boss's closest operation for each stream workload (none for fan-out). */
@@ -170,5 +173,32 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     atMost('broker CPU per streamed publish (256 in flight) ≤ 30 µs', cpuMicrosPerMessage(findStream(results, 'stream_publish_256')), 30, 'µs'),
     atMost(`${idleStreams} idle subscribed streams ≤ 100 MB more broker RSS than none`, idle ? mb(idle.rssOpen - idle.rssNone) : Number.NaN, 100, 'MB'),
     atMost(`a subscriber that stops reading for ${stalled} ≤ 50 MB more broker RSS`, stopped ? mb(stopped.rssPeak - stopped.rssBefore) : Number.NaN, 50, 'MB'),
+    ...sdkTargets(results),
+  ];
+}
+
+/** The SDK as users run it, each against the raw protocol client with the same settings, in the same run. */
+function sdkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
+  const streamRate = (id: string) => findStream(results, id)?.rate;
+  const raw = results.stream?.latency?.latency;
+  const sdk = results.stream?.sdkLatencies.find((entry) => entry.id === 'sdk_latency_c32_p100')?.latency;
+  const target = (description: string, measured: number, threshold: number, comparison: Target['comparison']): Target => ({
+    description,
+    measured,
+    unit: '×',
+    threshold,
+    comparison,
+    met: Number.isFinite(measured) ? (comparison === '>=' ? measured >= threshold : measured <= threshold) : null,
+  });
+  return [
+    target('SDK publish(), defaults, 256 in flight ≥ 0.9 × the raw client', ratio(streamRate('sdk_publish_256'), streamRate('stream_publish_256')), 0.9, '>='),
+    target(
+      'SDK consumer (concurrency 32, prefetch 100) ≥ 0.9 × the raw client on 1 stream, prefetch 100',
+      ratio(streamRate('sdk_consume_c32_p100'), streamRate('stream_consume_ack_p100_one_stream')),
+      0.9,
+      '>=',
+    ),
+    target('SDK publish() → handler p50 ≤ 1.2 × the raw client (concurrency 32, prefetch 100)', ratio(sdk?.p50, raw?.p50), 1.2, '<='),
+    target('SDK publish() → handler p99 ≤ 1.2 × the raw client (concurrency 32, prefetch 100)', ratio(sdk?.p99, raw?.p99), 1.2, '<='),
   ];
 }

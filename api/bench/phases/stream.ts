@@ -1,11 +1,12 @@
 import { wants } from '../config.js';
 import type { Measurement } from '../measure.js';
 import { latency } from '../results.js';
-import type { IdleStreamsResult, StreamLatencyResult, StreamResults } from '../results.js';
+import type { IdleStreamsResult, SdkLatencyResult, StreamLatencyResult, StreamResults } from '../results.js';
 import { BrokerSession, type RunContext } from '../session.js';
 import { idleStreams, stoppedReader, streamConsumeAck, streamLatency, streamPublish } from '../scenarios/stream.js';
 import { seed } from '../scenarios/throughput.js';
 import { createKeys, createTopic, purge, type Keys } from '../scenarios/topology.js';
+import { runSdkWorkloads, sdkWorkloadIds } from './sdk.js';
 
 /**
  * The stream protocol (`/ws/v1/stream`), on databases of its own: publish with 1 and 256 in
@@ -101,6 +102,7 @@ export async function runStreamPhase(context: RunContext, databases: Databases):
   let latencyTwoBrokers: StreamLatencyResult | null = null;
   let idle: IdleStreamsResult | null = null;
   let stopped: StreamResults['stoppedReader'] = null;
+  let sdkLatencies: SdkLatencyResult[] = [];
   const consumeIds = (zero: boolean) => config.streamPrefetches.map((prefetch) => consumeId(prefetch, zero));
   const anyOf = (list: string[]) => list.some((id) => wants(config, id));
 
@@ -113,6 +115,7 @@ export async function runStreamPhase(context: RunContext, databases: Databases):
     STREAM_WORKLOADS.consumeTwoBrokers,
     STREAM_WORKLOADS.latencyTwoBrokers,
     ...consumeIds(false),
+    ...sdkWorkloadIds(),
   ];
   if (anyOf(onMainBroker)) {
     const session = await BrokerSession.open(context, 'stream', await databases.main());
@@ -163,6 +166,11 @@ export async function runStreamPhase(context: RunContext, databases: Databases):
           { topic: 'bench.stream.latency', queue: 'bench-stream-latency' },
         );
       }
+
+      // The SDK as users run it, beside the raw client on the same broker.
+      const sdk = await runSdkWorkloads(context, session, keys);
+      workloads.push(...sdk.workloads);
+      sdkLatencies = sdk.latencies;
 
       if (anyOf([STREAM_WORKLOADS.consumeTwoBrokers, STREAM_WORKLOADS.latencyTwoBrokers])) {
         // What a second broker process on the same database does: the work is split over two
@@ -263,5 +271,5 @@ export async function runStreamPhase(context: RunContext, databases: Databases):
       await session.close();
     }
   }
-  return { workloads, latency: latencyResult, latencyTwoBrokers, idle, stoppedReader: stopped };
+  return { workloads, latency: latencyResult, latencyTwoBrokers, idle, stoppedReader: stopped, sdkLatencies };
 }

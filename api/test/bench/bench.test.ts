@@ -55,6 +55,9 @@ const STREAM_WORKLOADS = [
   'stream_fan_out',
   'stream_consume_ack_p10',
   'stream_consume_ack_p100',
+  'sdk_publish_256',
+  'stream_consume_ack_p100_one_stream',
+  'sdk_consume_c32_p100',
   'stream_consume_ack_p100_two_brokers',
   'stream_consume_ack_p10_r0',
   'stream_consume_ack_p100_r0',
@@ -167,6 +170,9 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(stream.latency!.latency.samples).toBeGreaterThan(0);
     // The same with the publisher on one broker and the subscriber on a second on the same database.
     expect(stream.latencyTwoBrokers!.latency.samples).toBeGreaterThan(0);
+    // publish() → handler through the SDK, with the consumer's defaults and tuned.
+    expect(stream.sdkLatencies.map((entry) => entry.id)).toEqual(['sdk_latency_defaults', 'sdk_latency_c32_p100']);
+    for (const entry of stream.sdkLatencies) expect(entry.latency.samples, entry.id).toBeGreaterThan(0);
     expect(stream.idle!.opened).toBe(stream.idle!.streams);
     expect(stream.idle!.rssOpen).toBeGreaterThan(0);
     expect(stream.stoppedReader!.rssPeak).toBeGreaterThanOrEqual(stream.stoppedReader!.rssBefore);
@@ -179,7 +185,7 @@ describe('npm run bench (BENCH_QUICK)', () => {
     expect(results.postgres.settings.fsync).toBeDefined();
     expect(results.phases).toEqual(['references', 'main', 'stream', 'rabbitmq', 'pending', 'history', 'bounded', 'expiry', 'priorities', 'fairness']);
 
-    expect(results.targets).toHaveLength(24);
+    expect(results.targets).toHaveLength(28);
     for (const target of results.targets) {
       if (RABBITMQ_TARGETS.test(target.description)) {
         expect(target.met, target.description).toBeNull();
