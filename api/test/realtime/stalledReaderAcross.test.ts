@@ -75,10 +75,9 @@ describe('/ws/consume with a consumer that stops reading on one instance and one
       );
 
       // Reading again, it reads what waited in its buffer, answers the ping among it, and takes turns again.
-      const buffered = stalled.frames.length;
+      const pinged = new Promise((resolve) => stalled.ws.once('ping', resolve));
       tcpOf(stalled).resume();
-      await eventually(() => stalled.frames.length > buffered, 'the stalled consumer reading its buffer');
-      await sleep(500);
+      await pinged;
       const before = stalled.frames.length;
       const again = await publish(topic, 20, 20, 'again');
       await eventually(() => again.every((id) => heard(reader).has(id) || heard(stalled).has(id)), 'every message heard of');
