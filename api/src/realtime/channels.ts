@@ -57,6 +57,16 @@ export interface WsPushEvent {
   /** [socket id, message id] */
   pairs: [string, string][];
 }
+/**
+ * A consumer socket stopped reading (`reading: false`, with the message ids chosen for it that no
+ * socket of its instance could take, for the dispatcher to choose again), or reads again.
+ */
+export interface WsReadingEvent {
+  id: string;
+  queue: string;
+  reading: boolean;
+  ids: string[];
+}
 
 /**
  * A credential changed (triggers in migrations 0001, 0002, 0011): a client's key, revocation or
@@ -80,6 +90,7 @@ export interface BusEvents {
   ready: [ReadyEvent];
   wsMember: [WsMemberEvent];
   wsPush: [WsPushEvent];
+  wsReading: [WsReadingEvent];
   /** The LISTEN connection was (re)established: anything may have been missed before. */
   reset: [];
 }
@@ -94,4 +105,5 @@ export const CHANNELS: Record<string, keyof BusEvents> = {
   miniqueue_ready: 'ready',
   miniqueue_ws_members: 'wsMember',
   miniqueue_ws_push: 'wsPush',
+  miniqueue_ws_reading: 'wsReading',
 };

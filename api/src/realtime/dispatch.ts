@@ -1,23 +1,27 @@
 import { ComposedService } from '../lifecycle/composedService.js';
-import type { ReadyEvent, WsMemberEvent, WsPushEvent } from './channels.js';
+import type { ReadyEvent, WsMemberEvent, WsPushEvent, WsReadingEvent } from './channels.js';
 import type { Transition } from '../broker/changes.js';
 import type { ConsumerSockets } from './consumerSockets.js';
 import { Coordinator } from './coordinator.js';
 import { Dispatcher, type Delivery } from './dispatcher.js';
 import type { RealtimeContext } from './context.js';
+import { ReadingNews } from './readingNews.js';
 import { ReadyRelay } from './readyRelay.js';
 
 /**
  * Which consumer socket hears of which message, on this instance's side: the coordination session
  * (socket rows, the dispatcher election), the Dispatcher while this instance leads, the ReadyRelay
- * that tells the dispatcher, wherever it runs, of messages that became claimable, and the delivery
- * of the dispatcher's choices to the sockets held here. See README.md beside this file.
+ * that tells the dispatcher, wherever it runs, of messages that became claimable, the delivery
+ * of the dispatcher's choices to the sockets held here, and the news of sockets here that stopped
+ * or resumed reading, for the dispatcher. See README.md beside this file.
  */
 export class ConsumerDispatch extends ComposedService {
   readonly coordinator: Coordinator;
   readonly dispatcher: Dispatcher;
   /** Newly claimable messages to the dispatcher, wherever it runs. */
   readonly readyRelay: ReadyRelay;
+  /** Sockets here that stopped or resumed reading, to the dispatcher, wherever it runs. */
+  private readonly readingNews: ReadingNews;
 
   constructor(
     private readonly context: RealtimeContext,
@@ -39,11 +43,12 @@ export class ConsumerDispatch extends ComposedService {
       localDispatcher: () => (this.dispatcher.active ? this.dispatcher : null),
       log,
     });
+    this.readingNews = new ReadingNews(context.pool, log);
   }
 
   /** The dispatcher before the coordinator, whose election activates it. */
   protected parts() {
-    return [this.dispatcher, this.coordinator];
+    return [this.readingNews, this.dispatcher, this.coordinator];
   }
 
   protected listen(on: boolean): void {
@@ -51,6 +56,8 @@ export class ConsumerDispatch extends ComposedService {
     const method = on ? 'on' : 'off';
     changes[method]('transitions', this.onTransitions);
     bus[method]('ready', this.onReady)[method]('wsMember', this.onMember)[method]('wsPush', this.onPush)[method]('reset', this.onReset);
+    bus[method]('wsReading', this.onReading);
+    this.consumers[method]('reading', this.onLocalReading);
     this.coordinator[method]('leadership', this.onLeadership);
     if (on) void this.readyRelay.reload();
   }
@@ -70,6 +77,12 @@ export class ConsumerDispatch extends ComposedService {
     if (event.instance !== this.context.instanceId || !Array.isArray(event.pairs)) return;
     this.consumers.deliver(event.queue, event.pairs as Delivery[]);
   };
+
+  /** A socket, on any instance, stopped or resumed reading. */
+  private readonly onReading = (event: WsReadingEvent) => this.dispatcher.onReading(event);
+
+  /** A socket here stopped or resumed reading: the dispatcher hears it, even when it runs here, in the order it happened. */
+  private readonly onLocalReading = (event: WsReadingEvent) => this.readingNews.tell(event);
 
   /** The notification connection was re-established: joins, leaves and messages may have been missed. */
   private readonly onReset = () => {

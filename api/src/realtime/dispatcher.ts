@@ -1,12 +1,12 @@
 import type { Pool } from '../db/pool.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
-import type { ReadyEvent, WsMemberEvent } from './channels.js';
+import type { ReadyEvent, WsMemberEvent, WsReadingEvent } from './channels.js';
 import { messageDelayedGroupList, messageDueList } from '../db/queries/messageDue.js';
 import { wsPushNotify } from '../db/queries/notification.js';
 import { wsConsumerDeleteOrphans, wsConsumerList } from '../db/queries/wsConsumer.js';
 import { wsMonitorDeleteOrphans } from '../db/queries/wsMonitor.js';
-import { Rotations } from './rotations.js';
+import { Rotations, type TakeFrom } from './rotations.js';
 
 /** [socket id, message id] */
 export type Delivery = [string, string];
@@ -133,6 +133,18 @@ export class Dispatcher implements Service {
     else this.assign(event.queue, event.ids);
   }
 
+  /**
+   * A socket's instance says it stopped reading, or reads again. The ids it hands back were chosen
+   * for that socket and no socket of its instance could take them: they go to a socket that reads,
+   * or to none (never back and forth between stalled sockets). While the view loads, the news is
+   * dropped: the instance tells it again when one of its sockets that does not read is chosen.
+   */
+  onReading(event: WsReadingEvent): void {
+    if (this.state !== 'active') return;
+    this.rotations.setReading(event.id, event.reading === true);
+    if (Array.isArray(event.ids) && event.ids.length > 0) this.assign(event.queue, event.ids, 'readers only');
+  }
+
   private reset(): void {
     this.generation += 1;
     this.state = 'idle';
@@ -145,8 +157,8 @@ export class Dispatcher implements Service {
   }
 
   /** Each id to the queue's next socket in turn. */
-  private assign(queue: string, ids: string[]): void {
-    const turns = this.rotations.take(queue, ids.length);
+  private assign(queue: string, ids: string[], from?: TakeFrom): void {
+    const turns = this.rotations.take(queue, ids.length, from);
     const byInstance = new Map<string, Delivery[]>();
     turns.forEach(({ socket, instance }, index) => {
       let deliveries = byInstance.get(instance);

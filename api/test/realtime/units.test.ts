@@ -40,6 +40,28 @@ describe('Rotations', () => {
     rotations.add('s5', 'q', 'B'); // once only
     expect(sockets(rotations.take('q', 2))).toEqual(['s5', 's5']);
   });
+
+  it('passes over a socket that stopped reading while another reads, and gives it its turn back when it reads again', () => {
+    const rotations = new Rotations();
+    for (const socket of ['s1', 's2', 's3']) rotations.add(socket, 'q', socket === 's2' ? 'B' : 'A');
+    rotations.setReading('s2', false);
+    rotations.setReading('gone', false); // not in any rotation: nothing changes
+    expect(sockets(rotations.take('q', 4))).toEqual(['s1', 's3', 's1', 's3']);
+    expect(sockets(rotations.take('q', 2, 'readers only'))).toEqual(['s1', 's3']);
+
+    rotations.setReading('s1', false);
+    rotations.setReading('s3', false);
+    // None reads: fresh news takes the plain turn, news handed back by a stalled socket goes nowhere.
+    expect(sockets(rotations.take('q', 3))).toEqual(['s1', 's2', 's3']);
+    expect(rotations.take('q', 2, 'readers only')).toEqual([]);
+
+    rotations.setReading('s2', true);
+    expect(sockets(rotations.take('q', 2, 'readers only'))).toEqual(['s2', 's2']);
+    rotations.remove('s2');
+    rotations.add('s2', 'q', 'B'); // joined again: reading, whatever was said of it before
+    rotations.setReading('s1', true);
+    expect(sockets(rotations.take('q', 4)).sort()).toEqual(['s1', 's1', 's2', 's2']); // s3 still passed over
+  });
 });
 
 describe('monitor events', () => {

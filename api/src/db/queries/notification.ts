@@ -13,3 +13,9 @@ export async function wsPushNotify(db: Queryable, payloads: string[]): Promise<v
   if (payloads.length === 0) return;
   await db.query("SELECT pg_notify('miniqueue_ws_push', p) FROM unnest($1::text[]) AS p", [payloads]);
 }
+
+/** Tells the dispatcher, wherever it runs, of consumer sockets that stopped or resumed reading (channel miniqueue_ws_reading). */
+export async function wsReadingNotify(db: Queryable, payloads: string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await db.query("SELECT pg_notify('miniqueue_ws_reading', p) FROM unnest($1::text[]) AS p", [payloads]);
+}
