@@ -74,7 +74,11 @@ describe('a publish over HTTP', () => {
 
   it("with an invalid tracestate in the request's headers stores the traceparent alone", async () => {
     for (const tracestate of ['Vendor=1', 'vendor=\u00e9']) {
-      const published = await mq.request('POST', '/api/v1/topics/bad-trace/messages', { key: mq.adminKey, headers: { traceparent: PARENT, tracestate }, body: { payload: 'p' } });
+      const published = await mq.request('POST', '/api/v1/topics/bad-trace/messages', {
+        key: mq.adminKey,
+        headers: { traceparent: PARENT, tracestate },
+        body: { payload: 'p' },
+      });
       expect(published.status).toBe(201);
       expect(await storedHeaders(published.body.message_ids[0])).toEqual({ traceparent: PARENT });
     }
@@ -83,7 +87,12 @@ describe('a publish over HTTP', () => {
   it('in a batch stores each item without its invalid tracestate', async () => {
     const batch = await mq.post(
       '/api/v1/topics/bad-trace/messages/batch',
-      { messages: [{ payload: 'bad', headers: { traceparent: PARENT, tracestate: 'v=a\nb' } }, { payload: 'good', headers: { traceparent: PARENT, tracestate: 'v=1' } }] },
+      {
+        messages: [
+          { payload: 'bad', headers: { traceparent: PARENT, tracestate: 'v=a\nb' } },
+          { payload: 'good', headers: { traceparent: PARENT, tracestate: 'v=1' } },
+        ],
+      },
       mq.adminKey,
     );
     expect(batch.status).toBe(201);
