@@ -94,7 +94,8 @@ export class PushTargets {
   }
 
   private checkAddress(url: URL, address: string): void {
-    if (!ipaddr.isValid(address)) throw new TargetRefused(`${address} is not an IP address`);
+    // Strictly an address as written by a resolver (ipaddr.js would also take forms like 127.1).
+    if (isIP(address) === 0) throw new TargetRefused(`${address} is not an IP address`);
     const family = familyOf(address);
     const notPublic = notPublicReason(address);
     // An allowed network allows its own addresses (BlockList reads ::ffff:a.b.c.d as a.b.c.d), not

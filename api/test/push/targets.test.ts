@@ -86,6 +86,11 @@ describe('every IPv6 form that maps, translates or embeds IPv4, and every specia
     await expect(resolving.check('https://hooks.example.com/')).rejects.toThrow(REFUSED);
   });
 
+  it('a resolver answer that is not an IP address is refused, not thrown', async () => {
+    const odd = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false }, async () => [{ address: '127.1', family: 4 }]);
+    await expect(odd.check('https://hooks.example.com/')).rejects.toThrow(/is not an IP address/);
+  });
+
   it.each([
     ['a public IPv4 address', 'https://93.184.216.34/'],
     ['a public IPv6 address', 'https://[2606:4700:4700::1111]/'],
