@@ -7,7 +7,7 @@ import { idempotencyFind, type IdempotencyRow } from '../db/queries/idempotency.
 import { transitionsOf, type Changes } from './changes.js';
 import { GroupCommit, type BatchResult, type GroupCommitLimits } from './groupCommit.js';
 import { endPublishSpan, startPublishSpan, tracing } from '../tracing/spans.js';
-import { withoutTraceHeaders } from '../tracing/traceContext.js';
+import { withValidTraceContext, withoutTraceHeaders } from '../tracing/traceContext.js';
 import { BoundedTopics, queueFull, withinBounds, type Unblocked } from './bounds.js';
 
 export interface PublishItem {
@@ -47,6 +47,12 @@ export function requestHash(topic: string, item: PublishItem): string {
   const content = item.orderingKey === undefined ? [topic, item.payload, headers] : [topic, item.payload, headers, item.orderingKey];
   return createHash('sha256').update(JSON.stringify(content)).digest('base64url');
 }
+
+/** Every publish path (HTTP, stream) stores a message's trace context only if it is valid (traceContext.ts). */
+const withValidTrace = (item: PublishItem): PublishItem => {
+  const headers = withValidTraceContext(item.headers);
+  return headers === item.headers ? item : { ...item, headers };
+};
 
 const keyConflict = (key: string) =>
   new ConflictError('idempotency_conflict', `Idempotency-Key ${key} was already used with a different topic, payload or headers`);
@@ -123,7 +129,8 @@ export class Publisher {
     return this.singles.stats;
   }
 
-  publishOne(owner: string, topic: string, item: PublishItem): Promise<PublishOutcome> {
+  publishOne(owner: string, topic: string, given: PublishItem): Promise<PublishOutcome> {
+    const item = withValidTrace(given);
     const bounded = this.bounds.has(topic);
     const commit = item.orderingKey === undefined ? (bounded ? this.boundedSingles : this.singles) : bounded ? this.boundedKeyedSingles : this.keyedSingles;
     if (!tracing.enabled) return commit.submit({ owner, topic, item });
@@ -138,7 +145,8 @@ export class Publisher {
   }
 
   /** Up to 500 items to one topic, all stored or none (a key conflict rolls the whole batch back). */
-  async publishBatch(owner: string, topic: string, items: PublishItem[]): Promise<PublishOutcome[]> {
+  async publishBatch(owner: string, topic: string, given: PublishItem[]): Promise<PublishOutcome[]> {
+    const items = given.map(withValidTrace);
     if (!tracing.enabled) return this.publishBatchOf(owner, topic, items);
     const traced = items.map((item) => startPublishSpan(topic, item.headers));
     try {

@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { HeaderFilter } from './filter.js';
 import { isForeignKeyViolation, isUniqueViolation, pgCode } from '../db/errors.js';
-import { type Pool, type Queryable } from '../db/pool.js';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
+import { refuseDeadLetterCycle } from './deadLetterCycles.js';
 import { withMessageTablesLocked } from '../db/messageTablesLock.js';
 import { topicDelete, topicInsert, topicListWithQueues } from '../db/queries/topic.js';
 import {
@@ -113,16 +114,24 @@ function fairnessError(queue: QueueSettings & QueueFixedSettings): Error | undef
   return undefined;
 }
 
-export async function createQueue(db: Queryable, queue: { name: string; topicName: string } & QueueSettings & QueueFixedSettings): Promise<QueueView> {
-  if (queue.deadLetterTopic !== null && queue.deadLetterTopic === queue.topicName) throw ownTopicRefused(queue.topicName);
+export async function createQueue(pool: Pool, queue: { name: string; topicName: string } & QueueSettings & QueueFixedSettings): Promise<QueueView> {
+  const deadLetterTopic = queue.deadLetterTopic;
+  if (deadLetterTopic !== null && deadLetterTopic === queue.topicName) throw ownTopicRefused(queue.topicName);
   const refused = fairnessError(queue);
   if (refused) throw refused;
-  try {
-    return toQueueView(await queueInsert(db, queue));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError('queue_exists', `A queue named ${queue.name} already exists`);
-    throw deadLetterTopicError(error, queue.deadLetterTopic) ?? topicError(error, queue.topicName);
-  }
+  const insert = async (db: Queryable) => {
+    try {
+      return toQueueView(await queueInsert(db, queue));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError('queue_exists', `A queue named ${queue.name} already exists`);
+      throw deadLetterTopicError(error, deadLetterTopic) ?? topicError(error, queue.topicName);
+    }
+  };
+  if (deadLetterTopic === null) return insert(pool);
+  return withTransaction(pool, async (tx) => {
+    await refuseDeadLetterCycle(tx, queue.name, queue.topicName, deadLetterTopic);
+    return insert(tx);
+  });
 }
 
 const topicError = (error: unknown, topic: string) =>
@@ -138,16 +147,26 @@ export async function getQueue(db: Queryable, name: string): Promise<QueueView> 
   return toQueueView(row);
 }
 
-export async function updateQueue(db: Queryable, name: string, settings: Partial<QueueSettings>): Promise<QueueView> {
-  let row: QueueRow | null;
-  try {
-    row = await queueUpdate(db, name, settings);
-  } catch (error) {
-    if (pgCode(error) === CHECK_VIOLATION && constraintOf(error) === 'queue_per_key_needs_fairness') throw perKeyNeedsFairness();
-    throw deadLetterTopicError(error, settings.deadLetterTopic) ?? error;
-  }
-  if (!row) throw noQueue(name);
-  return toQueueView(row);
+export async function updateQueue(pool: Pool, name: string, settings: Partial<QueueSettings>): Promise<QueueView> {
+  const update = async (db: Queryable) => {
+    let row: QueueRow | null;
+    try {
+      row = await queueUpdate(db, name, settings);
+    } catch (error) {
+      if (pgCode(error) === CHECK_VIOLATION && constraintOf(error) === 'queue_per_key_needs_fairness') throw perKeyNeedsFairness();
+      throw deadLetterTopicError(error, settings.deadLetterTopic) ?? error;
+    }
+    if (!row) throw noQueue(name);
+    return toQueueView(row);
+  };
+  const deadLetterTopic = settings.deadLetterTopic;
+  if (typeof deadLetterTopic !== 'string') return update(pool);
+  return withTransaction(pool, async (tx) => {
+    const queue = await queueGet(tx, name);
+    if (!queue) throw noQueue(name);
+    await refuseDeadLetterCycle(tx, name, queue.topic_name, deadLetterTopic);
+    return update(tx);
+  });
 }
 
 /** Deletes a queue and every message it had, with no publish in flight able to leave rows behind. */

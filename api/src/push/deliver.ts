@@ -3,8 +3,22 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CheckedTarget } from './targets.js';
 
-/** How one POST ended: the status it was answered with, or why there was none. */
-export type PostOutcome = { status: number } | { failure: 'timeout' | 'network' };
+/**
+ * How one POST ended: the status it was answered with, or why there was none; `unsendable`: the
+ * request could not even be made (the HTTP client refused a header, the URL...), with what it said.
+ */
+export type PostOutcome = { status: number } | { failure: 'timeout' | 'network' } | Unsendable;
+export interface Unsendable {
+  failure: 'unsendable';
+  cause: string;
+}
+
+/** What an error that kept a request from being made says, short and without the values it refused. */
+export function unsendable(error: unknown): Unsendable {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : String(error).slice(0, 200);
+  return { failure: 'unsendable', cause: typeof code === 'string' ? code : message };
+}
 
 /**
  * POSTs `body` to the checked target: connects to the address that was checked (never resolving
@@ -20,6 +34,15 @@ export function post(target: CheckedTarget, headers: Record<string, string>, bod
   };
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
+    // The client checks the method, URL and headers before it sends anything, and throws.
+    try {
+      send(resolve);
+    } catch (error) {
+      resolve(unsendable(error));
+    }
+  });
+
+  function send(resolve: (outcome: PostOutcome) => void): void {
     let settled = false;
     const finish = (outcome: PostOutcome) => {
       if (settled) return;
@@ -50,5 +73,5 @@ export function post(target: CheckedTarget, headers: Record<string, string>, bod
     const timer = setTimeout(() => finish({ failure: 'timeout' }), timeoutMs);
     request.on('error', () => finish({ failure: 'network' }));
     request.end(body);
-  });
+  }
 }

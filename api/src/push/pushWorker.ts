@@ -13,7 +13,7 @@ import { backoffDelayMs } from '../lifecycle/backoff.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service, ServiceHealth } from '../lifecycle/service.js';
 import { makesClaimable, transitionsOf, type Changes, type Transition } from '../broker/changes.js';
-import { post, type PostOutcome } from './deliver.js';
+import { post, unsendable, type PostOutcome } from './deliver.js';
 import { decryptSecret, signatureHeader } from './secrets.js';
 import { type PushTargets, TargetRefused } from './targets.js';
 
@@ -187,7 +187,12 @@ export class PushWorker implements Service {
   }
 
   private async deliver(endpoint: PushEndpointSealed, row: MessageRow): Promise<void> {
-    const outcome = await this.post(endpoint, row);
+    // Whatever keeps the request from being made is a failed attempt, nacked below like a 500:
+    // left unsettled, the message would wait out its lease and hold up the queue behind it.
+    const outcome = await this.post(endpoint, row).catch((error: unknown) => {
+      this.deps.logError(`push request on ${endpoint.queue_name} could not be made`, error);
+      return unsendable(error);
+    });
     if (this.aborts.signal.aborted) {
       // Stopping: the message goes straight back, its retry count untouched (it may have arrived).
       await messageUnclaim(this.deps.pool, [row.id], this.holder.holder);
@@ -250,5 +255,6 @@ export class PushWorker implements Service {
 function pushFailureReason(outcome: PostOutcome | { failure: 'refused' }): string {
   if ('status' in outcome) return `push endpoint answered ${outcome.status}`;
   if (outcome.failure === 'refused') return 'push target refused (address not allowed)';
+  if (outcome.failure === 'unsendable') return `push request could not be made (${outcome.cause})`;
   return `push delivery failed (${outcome.failure})`;
 }

@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { PushConfig } from '../config.js';
-import { embeddedIPv4 } from './embeddedIPv4.js';
+import { embeddedIPv4, isIPv4Compatible } from './embeddedIPv4.js';
 
 /** Resolves a host name to every address it has (node's dns.lookup, as the HTTP client would). */
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -11,32 +12,16 @@ export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, v
 /** Why a push target is refused; its message is safe to show the admin who set it. */
 export class TargetRefused extends Error {}
 
-/** Addresses that are not the public internet: a push there could reach the broker's own network. */
-const NOT_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
-  ['0.0.0.0', 8, 'ipv4'],
-  ['10.0.0.0', 8, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'],
-  ['127.0.0.0', 8, 'ipv4'],
-  ['169.254.0.0', 16, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'],
-  ['192.0.2.0', 24, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'],
-  ['198.51.100.0', 24, 'ipv4'],
-  ['203.0.113.0', 24, 'ipv4'],
-  ['224.0.0.0', 4, 'ipv4'],
-  ['240.0.0.0', 4, 'ipv4'],
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['64:ff9b::', 96, 'ipv6'],
-  ['64:ff9b:1::', 48, 'ipv6'],
-  ['100::', 64, 'ipv6'],
-  ['2001:db8::', 32, 'ipv6'],
-  ['fc00::', 7, 'ipv6'],
-  ['fe80::', 10, 'ipv6'],
-  ['ff00::', 8, 'ipv6'],
-];
+/**
+ * The ranges of ipaddr.js (IANA's special-purpose registries) whose IPv6 addresses carry an IPv4
+ * address that a connection reaches directly or through the public internet: they are as public as
+ * the IPv4 addresses they carry (embeddedIPv4.ts), no more. NAT64 (rfc6052) and IPv4-translated
+ * (rfc6145) addresses are not among them: they reach IPv4 through a translator in the broker's
+ * own network, so they are refused whatever they carry.
+ */
+const CARRIES_IPV4 = new Set<string>(['ipv4Mapped', '6to4', 'teredo']);
+/** Global unicast (RFC 4291): the only IPv6 space IANA hands out for the public internet. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 const LOOPBACK: [string, number, 'ipv4' | 'ipv6'][] = [
   ['127.0.0.0', 8, 'ipv4'],
   ['::1', 128, 'ipv6'],
@@ -64,7 +49,6 @@ export interface CheckedTarget {
  * connects to exactly the address that was checked.
  */
 export class PushTargets {
-  private readonly notPublic = blockList(NOT_PUBLIC);
   private readonly loopback = blockList(LOOPBACK);
   private readonly allowed = new BlockList();
 
@@ -110,19 +94,35 @@ export class PushTargets {
   }
 
   private checkAddress(url: URL, address: string): void {
+    // Strictly an address as written by a resolver (ipaddr.js would also take forms like 127.1).
+    if (isIP(address) === 0) throw new TargetRefused(`${address} is not an IP address`);
     const family = familyOf(address);
-    const notPublic = this.notPublicReason(address, family);
+    const notPublic = notPublicReason(address);
     // An allowed network allows its own addresses (BlockList reads ::ffff:a.b.c.d as a.b.c.d), not
-    // the IPv4 address inside a 6to4, Teredo, NAT64 or IPv4-compatible one.
+    // the IPv4 address inside a 6to4, Teredo, NAT64, IPv4-translated or IPv4-compatible one.
     const allowed = this.allowed.check(address, family) || (!notPublic && this.config.publicTargets);
     if (!allowed) throw new TargetRefused(notPublic ?? `${address} is not in MINIQUEUE_PUSH_ALLOWED_NETWORKS`);
     if (url.protocol === 'http:' && !this.loopback.check(address, family)) throw new TargetRefused('must be https unless it is on a loopback address');
   }
+}
 
-  /** Why the address is not on the public internet (itself, or an IPv4 address it carries), or null. */
-  private notPublicReason(address: string, family: 'ipv4' | 'ipv6'): string | null {
-    const hidden = family === 'ipv6' ? embeddedIPv4(address).find((ipv4) => this.notPublic.check(ipv4, 'ipv4')) : undefined;
-    if (hidden) return `${address} embeds ${hidden}, which is a private, loopback or reserved address`;
-    return this.notPublic.check(address, family) ? `${address} is a private, loopback or reserved address` : null;
-  }
+/**
+ * Why the address is not on the public internet, or null. Public is what ipaddr.js calls plain
+ * `unicast` (in no special-purpose range: private, loopback, link-local, site-local, unique-local,
+ * multicast, documentation, benchmarking, ORCHID, discard, reserved...), for IPv6 inside global
+ * unicast too; an IPv6 address that carries an IPv4 address is judged by that address as well.
+ * Anything the table does not call public is refused.
+ */
+function notPublicReason(address: string): string | null {
+  const refused = (why: string) => `${address} is a private, loopback or reserved address (${why})`;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast' ? null : refused(ip.range());
+  const hidden = embeddedIPv4(address).find((ipv4) => ipaddr.IPv4.parse(ipv4).range() !== 'unicast');
+  if (hidden) return `${address} embeds ${hidden}, which is a private, loopback or reserved address`;
+  const v6 = ip as ipaddr.IPv6;
+  const range = v6.range();
+  if (CARRIES_IPV4.has(range)) return null;
+  if (range !== 'unicast') return refused(range);
+  if (isIPv4Compatible(v6.parts.slice(0, 6)) || v6.match(GLOBAL_UNICAST)) return null;
+  return refused('not global unicast');
 }

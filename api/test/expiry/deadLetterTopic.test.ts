@@ -4,6 +4,9 @@ import { leaseSweeper } from '../../src/jobs/leaseSweeper.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { expireAllLeases, topology } from '../helpers/fixtures.js';
 
+/** The bound on the routed copies of one message, across every hop (messageDeath.ts). */
+const MAX_DEAD_LETTER_COPIES = 100;
+
 /** Routable dead letters: a queue's dead letters are published to its dead_letter_topic, with the death headers, in the death's transaction. */
 let mq: TestBroker;
 
@@ -202,9 +205,10 @@ describe('a routed dead letter', () => {
 
 describe('a loop of dead-letter topics', () => {
   it('is cut after 10 hops: past that, the dead letter stays in the DLQ of the queue it died in', async () => {
-    await topic('l-a', []);
+    await topic('l-a', [{ name: 'l-qa', dead_letter_topic: null }]);
     await topic('l-b', [{ name: 'l-qb', dead_letter_topic: 'l-a' }]);
-    await mq.post('/api/v1/queues', { name: 'l-qa', topic_name: 'l-a', dead_letter_topic: 'l-b' }, mq.adminKey);
+    // The loop closed behind the configuration's back (the API refuses it), as one set up before that rule.
+    await mq.pool.query(`UPDATE queue SET dead_letter_topic = 'l-b' WHERE name = 'l-qa'`);
     await publish('l-a', { payload: 'ping' });
     const counts: string[] = [];
     for (let hop = 0; hop < 11; hop++) {
@@ -224,5 +228,92 @@ describe('a loop of dead-letter topics', () => {
     expect(dead.rows[0].dead_reason).toBe('NACKED');
     expect(dead.rows[0].headers['miniqueue-death-count']).toBe('10');
     await expectExactCounters(['l-qa', 'l-qb']);
+  });
+});
+
+describe('a cycle of dead-letter topics', () => {
+  const createQueue = (name: string, topicName: string, deadLetterTopic: string | null) =>
+    mq.post('/api/v1/queues', { name, topic_name: topicName, dead_letter_topic: deadLetterTopic }, mq.adminKey);
+  const expectCycleRefused = (response: { status: number; body: any }, cycle: string) => {
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body.code).toBe('validation_failed');
+    expect(response.body.errors).toEqual([{ field: 'dead_letter_topic', message: expect.stringContaining(cycle) }]);
+  };
+
+  it('is refused on create and on update, naming the cycle, and nothing is stored', async () => {
+    // 2x2: two topics, each with two queues, each queue's dead letters going to the other topic.
+    await topic('c-a', [
+      { name: 'c-a1', dead_letter_topic: null },
+      { name: 'c-a2', dead_letter_topic: null },
+    ]);
+    await topic('c-b', [
+      { name: 'c-b1', dead_letter_topic: 'c-a' },
+      { name: 'c-b2', dead_letter_topic: 'c-a' },
+    ]);
+    // Closing it by setting a queue's dead-letter topic.
+    expectCycleRefused(await mq.patch('/api/v1/queues/c-a1', { dead_letter_topic: 'c-b' }, mq.adminKey), 'c-a → c-b → c-a');
+    expect((await mq.get('/api/v1/queues/c-a1', mq.adminKey)).body.dead_letter_topic).toBeNull();
+    // Closing it by binding a new queue to the topic.
+    expectCycleRefused(await createQueue('c-a3', 'c-a', 'c-b'), 'c-a → c-b → c-a');
+    expect((await mq.get('/api/v1/queues/c-a3', mq.adminKey)).status).toBe(404);
+    // Other settings of a queue on the cycle's path still change; a dead-letter topic off the cycle is taken.
+    expect((await mq.patch('/api/v1/queues/c-b1', { max_retries: 3 }, mq.adminKey)).status).toBe(200);
+    await topic('c-off', [{ name: 'c-off1' }]);
+    expect((await mq.patch('/api/v1/queues/c-a1', { dead_letter_topic: 'c-off' }, mq.adminKey)).status).toBe(200);
+  });
+
+  it('is refused however long, with every topic of it named in order', async () => {
+    await topic('c3-x', [{ name: 'c3-x1', dead_letter_topic: null }]);
+    await topic('c3-y', [{ name: 'c3-y1', dead_letter_topic: 'c3-x' }]);
+    await topic('c3-z', [{ name: 'c3-z1', dead_letter_topic: 'c3-y' }]);
+    expectCycleRefused(await mq.patch('/api/v1/queues/c3-x1', { dead_letter_topic: 'c3-z' }, mq.adminKey), 'c3-x → c3-z → c3-y → c3-x');
+    // A chain that does not come back is fine.
+    await topic('c3-end', []);
+    expect((await mq.patch('/api/v1/queues/c3-x1', { dead_letter_topic: 'c3-end' }, mq.adminKey)).status).toBe(200);
+  });
+
+  it('is refused even when its two halves are set at the same moment', async () => {
+    for (let round = 0; round < 8; round++) {
+      await topic(`c-race-${round}-a`, []);
+      await topic(`c-race-${round}-b`, []);
+      const answers = await Promise.all([
+        createQueue(`c-race-${round}-qa`, `c-race-${round}-a`, `c-race-${round}-b`),
+        createQueue(`c-race-${round}-qb`, `c-race-${round}-b`, `c-race-${round}-a`),
+      ]);
+      expect(answers.map((answer) => answer.status).sort(), `round ${round}`).toEqual([201, 400]);
+    }
+  });
+});
+
+describe('a cycle of dead-letter topics made before cycles were refused', () => {
+  it('makes at most MAX_DEAD_LETTER_COPIES routed copies of a message, however its topics fan out', async () => {
+    const queues = ['b-a1', 'b-a2', 'b-b1', 'b-b2'];
+    const settings = { message_ttl_seconds: 1, dead_letter_keep: true, dead_letter_topic: null };
+    await topic('b-a', [
+      { name: 'b-a1', ...settings },
+      { name: 'b-a2', ...settings },
+    ]);
+    await topic('b-b', [
+      { name: 'b-b1', ...settings },
+      { name: 'b-b2', ...settings },
+    ]);
+    await mq.pool.query(`UPDATE queue SET dead_letter_topic = CASE WHEN topic_name = 'b-a' THEN 'b-b' ELSE 'b-a' END WHERE name = ANY($1)`, [queues]);
+    await publish('b-a', { payload: 'once' });
+    // No consumer: every copy dies of its TTL, and each death is routed to both queues of the other topic.
+    for (let pass = 0; pass < 40; pass++) {
+      const { rows } = await mq.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM message WHERE queue_name = ANY($1)', [queues]);
+      if (rows[0].n === 0) break;
+      await mq.pool.query(`UPDATE message SET expires_at = now() - interval '1 millisecond' WHERE queue_name = ANY($1)`, [queues]);
+      await expirySweeper(mq.pool, mq.broker.context.changes).runOnce();
+    }
+    expect((await mq.pool.query('SELECT count(*)::int AS n FROM message WHERE queue_name = ANY($1)', [queues])).rows[0].n).toBe(0);
+    // dead_letter_keep: every message that ever lived is in the dead letters, the two published and their copies.
+    const dead = (await mq.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM message_dead WHERE queue_name = ANY($1)', [queues])).rows[0].n;
+    expect(dead).toBeGreaterThan(2);
+    expect(dead).toBeLessThanOrEqual(2 * (1 + MAX_DEAD_LETTER_COPIES));
+    // The first death of each went to two queues: 2 of its 100 spent, the other 98 shared between them.
+    const firstHop = await mq.pool.query(`SELECT headers FROM message_dead WHERE queue_name = ANY($1) AND headers->>'miniqueue-death-count' = '1'`, [queues]);
+    expect(firstHop.rows.map((row) => row.headers['miniqueue-death-copies-left'])).toEqual(['49', '49', '49', '49']);
+    await expectExactCounters(queues);
   });
 });

@@ -49,6 +49,67 @@ describe('IPv6 addresses that carry an IPv4 address are judged by the IPv4 addre
   });
 });
 
+describe('every IPv6 form that maps, translates or embeds IPv4, and every special-purpose range, is refused by default', () => {
+  it.each([
+    ['IPv4-translated (::ffff:0:0:0/96), loopback in hex', 'https://[::ffff:0:7f00:1]/'],
+    ['IPv4-translated (::ffff:0:0:0/96), loopback dotted', 'https://[::ffff:0:127.0.0.1]/'],
+    ['IPv4-translated (::ffff:0:0:0/96), link-local metadata', 'https://[::ffff:0:a9fe:a9fe]/'],
+    ['IPv4-mapped (::ffff:0:0/96), loopback in hex', 'https://[::ffff:7f00:1]/'],
+    ['IPv4-compatible (::/96), link-local', 'https://[::169.254.169.254]/'],
+    ['NAT64 (64:ff9b::/96) of a public address', 'https://[64:ff9b::5db8:d822]/'],
+    ['local-use NAT64 (64:ff9b:1::/48) of a public address', 'https://[64:ff9b:1::5db8:d822]/'],
+    ['site-local (fec0::/10, deprecated)', 'https://[fec0::1]/'],
+    ['site-local, high end of the range', 'https://[feff:ffff::1]/'],
+    ['discard-only (100::/64)', 'https://[100::1]/'],
+    ['documentation (2001:db8::/32)', 'https://[2001:db8::1]/'],
+    ['documentation (3fff::/20)', 'https://[3fff:fff::1]/'],
+    ['ORCHID (2001:10::/28, deprecated)', 'https://[2001:10::1]/'],
+    ['ORCHIDv2 (2001:20::/28)', 'https://[2001:20::1]/'],
+    ['benchmarking (2001:2::/48)', 'https://[2001:2::1]/'],
+    ['IETF protocol assignments (2001::/23)', 'https://[2001:100::1]/'],
+    ['multicast (ff00::/8)', 'https://[ff02::1]/'],
+    ['unique-local (fc00::/7)', 'https://[fc00::1]/'],
+    ['unique-local (fd00::/8)', 'https://[fd12:3456::1]/'],
+    ['link-local (fe80::/10)', 'https://[fe80::1]/'],
+    ['link-local, high end of the range', 'https://[febf::1]/'],
+    ['unspecified (::)', 'https://[::]/'],
+    ['loopback (::1)', 'https://[::1]/'],
+    ['outside global unicast (2000::/3): unallocated', 'https://[4000::1]/'],
+  ])('%s is refused', async (_form, url) => {
+    await expect(production.check(url)).rejects.toThrow(REFUSED);
+  });
+
+  it('a name that resolves to an IPv4-translated loopback address is refused', async () => {
+    const resolving = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false }, async () => [
+      { address: '::ffff:0:7f00:1', family: 6 },
+    ]);
+    await expect(resolving.check('https://hooks.example.com/')).rejects.toThrow(REFUSED);
+  });
+
+  it('a resolver answer that is not an IP address is refused, not thrown', async () => {
+    const odd = new PushTargets({ publicTargets: true, allowedNetworks: [], allowHttpLoopback: false }, async () => [{ address: '127.1', family: 4 }]);
+    await expect(odd.check('https://hooks.example.com/')).rejects.toThrow(/is not an IP address/);
+  });
+
+  it.each([
+    ['a public IPv4 address', 'https://93.184.216.34/'],
+    ['a public IPv6 address', 'https://[2606:4700:4700::1111]/'],
+    ['IPv4-mapped form of a public address', 'https://[::ffff:5db8:d822]/'],
+  ])('%s is still accepted', async (_form, url) => {
+    await expect(production.check(url)).resolves.toMatchObject({ url: new URL(url) });
+  });
+
+  it('an allowed network still lets its addresses through', async () => {
+    const allowing = new PushTargets({ publicTargets: true, allowedNetworks: ['fec0::/10', 'fd00::/8', '10.0.0.0/8'], allowHttpLoopback: false });
+    await expect(allowing.check('https://[fec0::1]/')).resolves.toMatchObject({ address: 'fec0::1' });
+    await expect(allowing.check('https://[fd12:3456::1]/')).resolves.toMatchObject({ address: 'fd12:3456::1' });
+    await expect(allowing.check('https://10.1.2.3/')).resolves.toMatchObject({ address: '10.1.2.3' });
+    // What the allowed networks do not name stays refused.
+    await expect(allowing.check('https://[fe80::1]/')).rejects.toThrow(REFUSED);
+    await expect(allowing.check('https://[::ffff:0:a00:1]/')).rejects.toThrow(REFUSED);
+  });
+});
+
 describe('push endpoints over HTTP', () => {
   let mq: TestBroker;
   beforeAll(async () => {

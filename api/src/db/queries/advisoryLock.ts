@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../pool.js';
 
 /** Every advisory lock the broker takes. */
-export type AdvisoryLockName = 'migrations' | 'admin-bootstrap' | 'dispatcher';
+export type AdvisoryLockName = 'migrations' | 'admin-bootstrap' | 'dispatcher' | 'dead-letter-topics';
 
 /**
  * A lock's id, derived from its name (the first 48 bits of the SHA-256 of `miniqueue:<name>`, so it

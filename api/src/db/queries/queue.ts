@@ -122,6 +122,19 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
   return rows[0];
 }
 
+/** A queue that routes its dead letters: an edge from its topic to its dead-letter topic. */
+export interface DeadLetterRoute {
+  name: string;
+  topic_name: string;
+  dead_letter_topic: string;
+}
+
+/** Every queue that routes its dead letters somewhere (for the cycle check of broker/deadLetterCycles.ts). */
+export async function queueDeadLetterRoutes(db: Queryable): Promise<DeadLetterRoute[]> {
+  const { rows } = await db.query<DeadLetterRoute>('SELECT name, topic_name, dead_letter_topic FROM queue WHERE dead_letter_topic IS NOT NULL ORDER BY name');
+  return rows;
+}
+
 /** Changes the settings given (undefined = keep); null when there is no such queue. */
 export async function queueUpdate(db: Queryable, name: string, settings: Partial<QueueSettings>): Promise<QueueRow | null> {
   const { rows } = await db.query<QueueRow>(

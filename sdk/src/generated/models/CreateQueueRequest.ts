@@ -167,12 +167,19 @@ export interface CreateQueueRequest {
      * A topic this queue's dead letters are published to (every reason: nacked, retries exhausted,
      * lease expired, time to live, overflow), in the transaction of the death, fanned out to the
      * queues bound there as ordinary messages, with the headers `miniqueue-death-queue`,
-     * `miniqueue-death-reason` (a `DeadReason`), `miniqueue-death-time` and `miniqueue-death-count`
-     * (how many times this message has died so far, along every hop). `null` (the default): none.
-     * The queue's own topic is refused (`400`), an unknown topic is `404` `topic_not_found`; a
-     * longer loop is cut after 10 hops: past that, the dead letter stays in this queue's dead
-     * letters only. Bound queues that require an ordering key do not take dead letters. Deleting
-     * the topic sets it back to `null`. A change applies to deaths after it.
+     * `miniqueue-death-reason` (a `DeadReason`), `miniqueue-death-time`, `miniqueue-death-count`
+     * (how many times this message has died so far, along every hop) and
+     * `miniqueue-death-copies-left`. `null` (the default): none. The queue's own topic is refused
+     * (`400`), an unknown topic is `404` `topic_not_found`, and a topic that would close a cycle
+     * of dead-letter topics (its queues' dead letters lead back to this queue's topic, directly or
+     * through others) is `400` `validation_failed` naming the cycle, on create and on update. A
+     * cycle that exists anyway is cut after 10 hops (past that, the dead letter stays in the dead
+     * letters of the queue it died in) and after 100 routed copies of one message in all: each
+     * death spends one of its allowance per queue it goes to and shares the rest between its
+     * copies (`miniqueue-death-copies-left`); one whose allowance is smaller than its fan-out is
+     * not routed and stays in the dead letters. Bound queues that require an ordering key do not
+     * take dead letters. Deleting the topic sets it back to `null`. A change applies to deaths
+     * after it.
      * 
      * @type {string}
      * @memberof CreateQueueRequest

@@ -22,10 +22,13 @@ WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, h
          || coalesce('; last nack: ' || g.nack_reason, '')
   END AS death_detail,
             q.dead_letter_topic AS dlt, q.dead_letter_keep AS keep,
-            coalesce(CASE WHEN g.headers->>'miniqueue-death-count' ~ '^[0-9]{1,4}$' THEN (g.headers->>'miniqueue-death-count')::int END, 0) + 1 AS hops
+            coalesce(CASE WHEN g.headers->>'miniqueue-death-count' ~ '^[0-9]{1,4}$' THEN (g.headers->>'miniqueue-death-count')::int END, 0) + 1 AS hops,
+            coalesce(CASE WHEN g.headers->>'miniqueue-death-copies-left' ~ '^[0-9]{1,4}$' THEN (g.headers->>'miniqueue-death-copies-left')::int END,
+                     100) AS allowance
        FROM gone g JOIN queue q ON q.name = g.queue_name),
-   route AS MATERIALIZED (
+   fanout AS MATERIALIZED (
      SELECT d.id AS source, t.name AS queue, d.dlt, d.payload, x.headers, now() + make_interval(secs => t.message_ttl_seconds) AS expires_at,
+            d.allowance, count(*) OVER (PARTITION BY d.id) AS copies,
             -- As a publish gives it (messagePublish.ts PRIORITY): the dead message's, in a queue with priorities.
             CASE WHEN t.max_priority IS NOT NULL THEN least(coalesce(d.priority, 0), t.max_priority) END AS priority,
             -- And its group in a fair queue (messagePublish.ts GROUP_KEY): the dead message's group, else its ordering key.
@@ -37,6 +40,11 @@ WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, h
        JOIN queue t ON t.topic_name = d.dlt AND NOT t.require_ordering_key AND t.max_messages IS NULL AND t.max_bytes IS NULL
                    AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
       WHERE d.dlt IS NOT NULL AND d.hops <= 10),
+   route AS MATERIALIZED (
+     SELECT f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
+            f.headers || jsonb_build_object('miniqueue-death-copies-left', ((f.allowance - f.copies) / f.copies)::text) AS headers
+       FROM fanout f
+      WHERE f.copies <= f.allowance),
    routed AS (
      INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
      SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
