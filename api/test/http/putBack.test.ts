@@ -1,9 +1,9 @@
 import http from 'node:http';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
 import { publishOne, statusOf, topology } from '../helpers/fixtures.js';
+import { openStream } from '../stream/support.js';
 import { afterPutBacks, countsOf, PROMPTLY_MS, waitingConsumer, withoutRecheck } from '../helpers/putBack.js';
 
 /**
@@ -39,66 +39,50 @@ function request(path: string, key: string, body: object = {}): { hangUp: () => 
   return { hangUp: () => sent.destroy() };
 }
 
-/** A transaction on a connection of its own, that the test commits when it chooses. */
-async function transaction(sql: string, values: unknown[]): Promise<{ locked: Promise<unknown>; commit: () => Promise<void> }> {
-  const client: pg.PoolClient = await mq.pool.connect();
-  await client.query('BEGIN');
-  const locked = client.query(sql, values);
-  return {
-    locked,
-    commit: async () => {
-      await locked;
-      await client.query('COMMIT');
-      client.release();
-    },
+/**
+ * Holds the leaver's next claim after it committed, until `letGo`: the claim, its statement and
+ * what follows are the broker's own; only the moment the long poll looks at its requester again is
+ * the test's, so the requester can leave in between.
+ */
+function holdTheLeaversClaim(): { claimed: Promise<void>; letGo: () => void } {
+  const claimer = mq.broker.context.claimer;
+  const original = claimer.claimWaiting.bind(claimer);
+  let claimedNow!: () => void;
+  let letGo!: () => void;
+  const claimed = new Promise<void>((resolve) => (claimedNow = resolve));
+  const gate = new Promise<void>((resolve) => (letGo = resolve));
+  claimer.claimWaiting = async (item, waitSeconds) => {
+    const outcome = await original(item, waitSeconds);
+    if (!item.consumerId.startsWith('pb-leaver') || outcome.rows.length === 0) return outcome;
+    claimer.claimWaiting = original;
+    claimedNow();
+    await gate;
+    return outcome;
   };
+  return { claimed, letGo };
 }
-
-/** Holds the queue's counter rows (db/queries/queueCounts.ts): a claim that found a message waits for them, holding it. */
-async function holdCounters(queue: string) {
-  await mq.pool.query(
-    `INSERT INTO queue_counter (queue_name, shard, pending, unacked, dead, acked)
-     SELECT $1, shard, 0, 0, 0, 0 FROM generate_series(0, 15) shard ON CONFLICT DO NOTHING`,
-    [queue],
-  );
-  const held = await transaction('SELECT 1 FROM queue_counter WHERE queue_name = $1 FOR UPDATE', [queue]);
-  await held.locked;
-  return held;
-}
-
-/** Locks the message's row as soon as the claim holding it commits: what comes after the claim then waits for this. */
-const lockRowBehindTheClaim = (id: string) => transaction('SELECT 1 FROM message WHERE id = $1 FOR UPDATE', [id]);
-
-const waitingForALock = async (query: string) =>
-  Number((await mq.pool.query(`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [query])).rows[0].count);
-
-const openConnections = () =>
-  new Promise<number>((resolve, reject) => mq.broker.server.listener.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
 describe('a claim put back because its consumer is gone', () => {
-  it('a long poll that claimed after its client left: the waiting consumer gets the message at once', async () => {
+  // The claim of a stream's subscription is a long poll (broker/longPoll.ts) whose requester may leave while it runs.
+  it('a long poll that claimed after its requester left: the waiting consumer gets the message at once', async () => {
+    const leaving = await openStream(mq, { key: leaver });
+    const held = holdTheLeaversClaim();
+    leaving.send({ type: 'subscribe', sub: 's', queue: 'pb-poll', prefetch: 1 });
+    await leaving.next((frame) => frame.type === 'subscribed');
     const [id] = await publishOne(mq, 'pb-poll', 'for whoever is still there');
-    // The claim takes the message, then waits for the counter rows this transaction holds.
-    const counters = await holdCounters('pb-poll');
-    const gone = request('/api/v1/queues/pb-poll/consume?wait_seconds=20', leaver);
-    await eventually(async () => (await waitingForALock('%claimed%')) === 1, 'the claim to hold the message');
-    // This one queues for the message's row behind that claim, and so holds up its put-back.
-    const row = await lockRowBehindTheClaim(id);
-    await eventually(async () => (await waitingForALock('%FROM message WHERE id = $1 FOR UPDATE%')) === 1, 'the row lock to queue');
-    gone.hangUp();
-    // Only the test's own connections are left: the broker saw the client go.
-    await eventually(async () => (await openConnections()) === 0, 'the broker to see the client go');
-    await counters.commit();
-    await row.locked;
-    expect(await statusOf(mq, id)).toMatchObject({ status: 'UNACKED', consumer_id: 'pb-leaver' });
-    // Claimed for nobody, not yet put back: a consumer now finds nothing and waits.
-    const waiting = await waitingConsumer(mq, waiter, 'pb-poll');
+    await held.claimed;
+    // Claimed for a requester about to leave: a consumer now finds nothing and waits.
+    expect(await statusOf(mq, id)).toMatchObject({ status: 'UNACKED', consumer_id: expect.stringMatching(/^pb-leaver/) });
+    const waiting = await waitingConsumer(mq, waiter, 'pb-poll', mq.broker.context.waiters.size());
+    leaving.ws.close(1000);
+    await leaving.closed;
     const putBackFrom = Date.now();
-    await row.commit();
+    held.letGo();
     const got = await waiting.answered;
     expect(got).toMatchObject({ status: 200, id });
     expect(got.at - putBackFrom).toBeLessThan(PROMPTLY_MS);
     expect(await statusOf(mq, id)).toMatchObject({ status: 'UNACKED', retry_count: 0 });
+    expect(leaving.frames.filter((frame) => frame.type === 'deliver')).toEqual([]);
     expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, waiter)).status).toBe(200);
     expect(await countsOf(mq, 'pb-poll', scraper)).toEqual(afterPutBacks(2, 1));
   });

@@ -30,10 +30,16 @@ const queueOf = (ending: string) => `held-${Object.keys(ENDINGS).indexOf(ending)
 
 beforeAll(async () => {
   mq = await startTestBroker({ listen: true, env: { MINIQUEUE_STREAM_RESUME_GRACE_MS: String(GRACE_MS) } });
-  const queues = Object.keys(ENDINGS).map(queueOf);
+  const queues = [...Object.keys(ENDINGS).map(queueOf), 'held-keyed'];
   for (const queue of queues) await topology(mq, queue, [{ name: queue, ack_timeout_seconds: 60 }]);
-  holderKey = await mq.clientKey('held-holder', queues.map((queue) => `consume:${queue}`));
-  waiterKey = await mq.clientKey('held-waiter', queues.map((queue) => `consume:${queue}`));
+  holderKey = await mq.clientKey(
+    'held-holder',
+    queues.map((queue) => `consume:${queue}`),
+  );
+  waiterKey = await mq.clientKey(
+    'held-waiter',
+    queues.map((queue) => `consume:${queue}`),
+  );
   scraper = await mq.clientKey('held-prometheus', ['metrics']);
   await withoutRecheck(mq);
 });
@@ -71,4 +77,30 @@ describe('what a stream held goes back through the broker when it ends', () => {
       expect(await countsOf(mq, queue, scraper)).toEqual(afterPutBacks(2, 1));
     });
   }
+
+  it('a message of an ordering key goes back at the head of its key: the next consumer gets it first, then the one behind it', async () => {
+    const holding = await subscribed(holderKey, 'held-keyed');
+    const publish = async (payload: string) =>
+      (await mq.post('/api/v1/topics/held-keyed/messages', { payload, ordering_key: 'order-7' }, mq.adminKey)).body.message_ids[0] as string;
+    const first = await publish('first');
+    const second = await publish('second');
+    await holding.next((frame) => frame.type === 'deliver' && frame.message.message_id === first);
+    expect(await statusOf(mq, second)).toMatchObject({ status: 'BLOCKED' });
+    const waitersBefore = mq.broker.context.waiters.size();
+    const waiting = await subscribed(waiterKey, 'held-keyed');
+    await eventually(() => mq.broker.context.waiters.size() > waitersBefore, 'the subscription to wait');
+    holding.ws.close(1000);
+    await holding.closed;
+    const putBackFrom = Date.now();
+    const again = await waiting.next((frame) => frame.type === 'deliver', 10_000);
+    expect(again.message).toMatchObject({ message_id: first, retry_count: 0 });
+    expect(Date.now() - putBackFrom).toBeLessThan(PROMPTLY_MS);
+    // One held per key: the second waits for the first to be settled.
+    expect(await statusOf(mq, second)).toMatchObject({ status: 'BLOCKED' });
+    waiting.send({ type: 'ack', ids: [first], ref: 1 });
+    const next = await waiting.next((frame) => frame.type === 'deliver' && frame.message.message_id !== first, 10_000);
+    expect(next.message).toMatchObject({ message_id: second });
+    waiting.send({ type: 'ack', ids: [second], ref: 2 });
+    await waiting.next((frame) => frame.type === 'acked' && frame.ref === 2);
+  });
 });
