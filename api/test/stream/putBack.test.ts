@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
 import { publishOne, statusOf, topology } from '../helpers/fixtures.js';
-import { afterPutBacks, countsOf, PROMPTLY_MS, withoutRecheck } from '../helpers/putBack.js';
+import { afterPutBacks, countsOf, PROMPTLY_MS, waitingConsumer, withoutRecheck } from '../helpers/putBack.js';
 import { openStream, type TestStream } from './support.js';
 
 const GRACE_MS = 300;
@@ -30,7 +30,7 @@ const queueOf = (ending: string) => `held-${Object.keys(ENDINGS).indexOf(ending)
 
 beforeAll(async () => {
   mq = await startTestBroker({ listen: true, env: { MINIQUEUE_STREAM_RESUME_GRACE_MS: String(GRACE_MS) } });
-  const queues = [...Object.keys(ENDINGS).map(queueOf), 'held-keyed'];
+  const queues = [...Object.keys(ENDINGS).map(queueOf), 'held-keyed', 'held-elsewhere'];
   for (const queue of queues) await topology(mq, queue, [{ name: queue, ack_timeout_seconds: 60 }]);
   holderKey = await mq.clientKey(
     'held-holder',
@@ -102,5 +102,25 @@ describe('what a stream held goes back through the broker when it ends', () => {
     expect(next.message).toMatchObject({ message_id: second });
     waiting.send({ type: 'ack', ids: [second], ref: 2 });
     await waiting.next((frame) => frame.type === 'acked' && frame.ref === 2);
+  });
+
+  it('another instance hears of it through the notifications: its waiting long poll gets the message at once', async () => {
+    const other = await startTestBroker({ databaseUrl: mq.databaseUrl, adminKey: mq.adminKey, listen: true });
+    try {
+      await withoutRecheck(other);
+      const holding = await subscribed(holderKey, 'held-elsewhere');
+      const [id] = await publishOne(mq, 'held-elsewhere', 'held here, wanted there');
+      await holding.next((frame) => frame.type === 'deliver' && frame.message.message_id === id);
+      const waiting = await waitingConsumer(other, waiterKey, 'held-elsewhere');
+      holding.ws.close(1000);
+      await holding.closed;
+      const putBackFrom = Date.now();
+      const got = await waiting.answered;
+      expect(got).toMatchObject({ status: 200, id });
+      expect(got.at - putBackFrom).toBeLessThan(PROMPTLY_MS);
+      expect((await other.post(`/api/v1/messages/${id}/ack`, undefined, waiterKey)).status).toBe(200);
+    } finally {
+      await other.stop();
+    }
   });
 });
