@@ -35,6 +35,12 @@ export class Metrics {
   private readonly acked = this.counter('miniqueue_messages_acked_total', 'Messages acknowledged');
   private readonly dead = this.counter('miniqueue_messages_dead_total', 'Messages moved to the dead-letter queue');
   private readonly redelivered = this.counter('miniqueue_messages_redelivered_total', 'Messages returned to their queue for another try');
+  // A counter only goes up (a fall reads as a restart to rate()): a put-back is counted here rather
+  // than taken from consumed, and consumed - released is what reached consumers for good.
+  private readonly released = this.counter(
+    'miniqueue_messages_released_total',
+    'Claimed messages given back unsettled, retry count unchanged (their consumer left before it could use them)',
+  );
   private readonly publishToAck = new client.Histogram({
     name: 'miniqueue_publish_to_ack_seconds',
     help: `Time from publication to acknowledgement, per queue (beyond ${LATENCY_QUEUE_LABELS} queues under queue="${OTHER_QUEUES}")`,
@@ -60,6 +66,7 @@ export class Metrics {
     EXPIRED_DEAD: this.dead,
     TTL_DEAD: this.dead,
     REDELIVERED: this.redelivered,
+    RELEASED: this.released,
   };
 
   constructor(private readonly db: Queryable) {

@@ -12,11 +12,13 @@ export type TransitionEvent =
   // Its time to live ran out before delivery (jobs/expirySweeper.ts), dead-lettered (TTL_EXPIRED).
   | 'TTL_DEAD'
   | 'REPLAYED'
+  // Given back unsettled by a holder that cannot use them (broker/putBack.ts): PENDING, retry count unchanged.
+  | 'RELEASED'
   // The next message of an ordering key, claimable now that the one before it left (no monitor event).
   | 'UNBLOCKED';
 
 /** Transitions after which messages are PENDING again: claimable now or at `availableAt`. */
-export const MAKES_CLAIMABLE: ReadonlySet<TransitionEvent> = new Set(['PUBLISHED', 'NACKED', 'REDELIVERED', 'REPLAYED', 'UNBLOCKED']);
+export const MAKES_CLAIMABLE: ReadonlySet<TransitionEvent> = new Set(['PUBLISHED', 'NACKED', 'REDELIVERED', 'REPLAYED', 'RELEASED', 'UNBLOCKED']);
 
 /** Messages of one queue that made one transition in one committed statement. */
 export interface Transition {
@@ -31,6 +33,8 @@ export interface Transition {
   blocked?: boolean;
   /** For ACKED: when each message was published, in the order of `ids` (the publish-to-ack time). */
   publishedAt?: Date[];
+  /** For RELEASED: when each message was claimed, in the order of `ids` (what un-counts that claim's delivery). */
+  claimedAt?: Date[];
 }
 
 /** Whether a transition leaves messages claimable, now or at `availableAt`: what wakes consumers. */
@@ -44,6 +48,7 @@ export interface Moved {
   delayed?: boolean;
   blocked?: boolean;
   publishedAt?: Date;
+  claimedAt?: Date;
 }
 
 /** Groups the messages of one statement by queue (and by availability time, for claimable ones). */
@@ -59,6 +64,7 @@ export function transitionsOf(event: TransitionEvent, moved: Moved[]): Transitio
     }
     group.ids.push(row.id);
     if (row.publishedAt) (group.publishedAt ??= []).push(row.publishedAt);
+    if (row.claimedAt) (group.claimedAt ??= []).push(row.claimedAt);
   }
   return [...groups.values()];
 }

@@ -1,8 +1,9 @@
 import { NotFoundError } from '../errors.js';
 import type { Pool } from '../db/pool.js';
-import { messageNextAvailable, messageUnclaim } from '../db/queries/messageClaim.js';
+import { messageNextAvailable } from '../db/queries/messageClaim.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { transitionsOf, type Changes } from './changes.js';
+import { heldOf, putBack } from './putBack.js';
 import type { Claimer } from './claimer.js';
 import { gateWaitKey } from './gatedClaims.js';
 import type { QueueWaiters } from './longPollWaiters.js';
@@ -65,23 +66,20 @@ export async function claimMessages(
     }
     if (claimed.length > 0) {
       ticket?.cancel();
-      // A credential change heard while the claim ran may have come before it: settle that first.
-      const recheck = request.credentialCheck?.();
-      if (recheck) await recheck;
-      if (request.signal?.aborted) {
-        await messageUnclaim(
-          pool,
-          claimed.map((row) => row.id),
-          request.holder,
-        );
-        return [];
-      }
+      // Announced as every committed claim is, even one put back below: the put-back takes it back.
       deps.changes.committed(
         transitionsOf(
           'CONSUMED',
           claimed.map((row) => ({ queue: row.queue_name, id: row.id })),
         ),
       );
+      // A credential change heard while the claim ran may have come before it: settle that first.
+      const recheck = request.credentialCheck?.();
+      if (recheck) await recheck;
+      if (request.signal?.aborted) {
+        await putBack(deps, heldOf(claimed), request.holder);
+        return [];
+      }
       return claimed;
     }
     const { queueExists, gated, nextAvailableAt } = await messageNextAvailable(pool, request.queue).catch((error) => {

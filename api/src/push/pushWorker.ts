@@ -2,9 +2,9 @@ import { BrokerError } from '../errors.js';
 import { failed, startPushSpan, tracing } from '../tracing/spans.js';
 import { traceHeadersFrom } from '../tracing/traceContext.js';
 import { withTransaction, type Pool } from '../db/pool.js';
-import { messageUnclaim } from '../db/queries/messageClaim.js';
 import { messageClaimGated } from '../db/queries/messageClaimGated.js';
 import { ACTIVE_CONSUMER_IDLE_SECONDS } from '../broker/gatedClaims.js';
+import { heldOf, putBack } from '../broker/putBack.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import { pushClaimLock, pushEndpointsAll, pushInFlight, type PushEndpointSealed } from '../db/queries/pushEndpoint.js';
 import type { PushConfig } from '../config.js';
@@ -195,7 +195,7 @@ export class PushWorker implements Service {
     });
     if (this.aborts.signal.aborted) {
       // Stopping: the message goes straight back, its retry count untouched (it may have arrived).
-      await messageUnclaim(this.deps.pool, [row.id], this.holder.holder);
+      await putBack(this.deps, heldOf([row]), this.holder.holder);
       return;
     }
     try {

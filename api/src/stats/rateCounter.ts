@@ -18,6 +18,8 @@ const COUNTED: Record<TransitionEvent, QueueCount[]> = {
   EXPIRED_DEAD: ['dead'],
   TTL_DEAD: ['dead'],
   REPLAYED: ['replayed'],
+  // A claim given back unsettled: not a count of its own, it takes its claim's delivery back (below).
+  RELEASED: [],
   // The next message of an ordering key made claimable: it was counted when it was enqueued.
   UNBLOCKED: [],
 };
@@ -63,7 +65,21 @@ export class RateCounter {
     for (const transition of transitions) {
       const counts = this.queueCounts(bucket, transition.queue);
       for (const name of COUNTED[transition.event]) counts[name] += transition.ids.length;
+      if (transition.event === 'RELEASED') this.undeliver(transition, bucket);
     }
+  }
+
+  /**
+   * A put-back (broker/putBack.ts): its message never reached a consumer for good (its retry count
+   * says so too), so its claim is taken back from the bucket that counted it (the writes add, so an
+   * older bucket is corrected as well): a bucket never goes below what was really delivered in it,
+   * and "delivered" keeps meaning what the dashboard says, claims that stood.
+   */
+  private undeliver(transition: Transition, now: number): void {
+    transition.ids.forEach((_id, i) => {
+      const claimedAt = transition.claimedAt?.[i];
+      this.queueCounts(claimedAt ? bucketOf(claimedAt.getTime()) : now, transition.queue).delivered -= 1;
+    });
   }
 
   /** Publishes to a topic (one per message published, whatever the number of its queues). */

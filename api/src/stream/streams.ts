@@ -1,7 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Principal } from '../auth/principal.js';
 import type { Changes } from '../broker/changes.js';
-import { transitionsOf } from '../broker/changes.js';
 import type { HeldMessage } from '../db/queries/messageClaim.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service } from '../lifecycle/service.js';
@@ -16,8 +15,8 @@ const FINAL_CLOSES = new Set([1000, 1001, 1008, 4400]);
 
 export interface StreamsDeps extends StreamDeps {
   changes: Changes;
-  /** Puts held messages back to PENDING; answers what went back, to announce. */
-  release(held: HeldMessage[], holder: string): Promise<{ id: string; queue_name: string; available_at: string }[]>;
+  /** Puts held messages back to PENDING and announces them (broker/putBack.ts). */
+  release(held: HeldMessage[], holder: string): Promise<unknown>;
   /** Gives up the holder's turns on single-active-consumer queues (broker/gatedClaims.ts). */
   resign(queues: string[], holder: string): Promise<void>;
 }
@@ -151,13 +150,7 @@ export class Streams implements Service {
   private async releaseHeld(held: HeldMessage[], holder: string): Promise<void> {
     if (held.length === 0) return;
     try {
-      const back = await this.deps.release(held, holder);
-      this.deps.changes.committed(
-        transitionsOf(
-          'REDELIVERED',
-          back.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at })),
-        ),
-      );
+      await this.deps.release(held, holder);
     } catch (error) {
       // Their leases run out as any lease does; the lease sweeper gives them back then.
       this.deps.log('Could not give back the messages of a closed stream', error);

@@ -1,6 +1,7 @@
 import { claimMessages } from '../broker/longPoll.js';
 import { gateWaitKey } from '../broker/gatedClaims.js';
-import { messageHeldBy, messageRelease } from '../db/queries/messageClaim.js';
+import { messageHeldBy } from '../db/queries/messageClaim.js';
+import { putBack } from '../broker/putBack.js';
 import { queueExists } from '../db/queries/queue.js';
 import { singleBodyLimit } from '../broker/publishLimits.js';
 import type { Config } from '../config.js';
@@ -55,7 +56,7 @@ export function createStreams(context: StreamContext, monitor: MonitorAccess, lo
     claim: (request) => claimMessages(context, request),
     queueExists: (queue) => queueExists(pool, queue),
     heldBy: (ids, holder) => messageHeldBy(pool, ids, holder),
-    release: (held, holder) => messageRelease(pool, held, holder),
+    release: (held, holder) => putBack(context, held, holder),
     resign: async (queues, holder) => {
       for (const queue of await context.claimer.gated.resign(queues, holder)) context.waiters.wake(gateWaitKey(queue), Number.POSITIVE_INFINITY);
     },

@@ -1,5 +1,6 @@
 import { idempotencyFind } from '../../src/db/queries/idempotency.js';
-import { messageClaim, messageHeldBy, messageNextAvailable, messageRelease, messageUnclaim } from '../../src/db/queries/messageClaim.js';
+import { messageClaim, messageHeldBy, messageNextAvailable } from '../../src/db/queries/messageClaim.js';
+import { messageRelease } from '../../src/db/queries/messageRelease.js';
 import { messageClaimGated, queueActiveConsumerResign } from '../../src/db/queries/messageClaimGated.js';
 import { messageExpireLeases } from '../../src/db/queries/messageExpire.js';
 import { messageExpireTtl } from '../../src/db/queries/messageTtl.js';
@@ -42,7 +43,6 @@ export async function namedStatements(): Promise<StatementRecorder> {
     (db) => idempotencyFind(db, [{ owner: 'client', key: 'key' }]),
     (db) => messageClaim(db, [{ queue: 'q', holder: HOLDER.holder, consumerId: HOLDER.consumerId, limit: 1 }]),
     (db) => messageNextAvailable(db, 'q'),
-    (db) => messageUnclaim(db, [ID], HOLDER.holder),
     (db) => messageRelease(db, [{ id: ID, retryCount: 0 }], HOLDER.holder),
     (db) => messageHeldBy(db, [ID], HOLDER.holder),
     (db) => messageAck(db, [{ ref: 0, id: ID, holder: HOLDER }], 24),

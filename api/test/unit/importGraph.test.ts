@@ -38,6 +38,13 @@ function circles(graph: Map<string, string[]>): string[][] {
 
 const graph = importGraph();
 
+/** The statement that gives held messages back to PENDING: only the broker runs it (broker/putBack.ts). */
+const RELEASE_STATEMENT = 'db/queries/messageRelease.ts';
+
+/** Files outside broker/ that import the release statement, as `file → statement`. */
+const releasingOutsideBroker = (graph: Map<string, string[]>) =>
+  [...graph].filter(([file, targets]) => !file.startsWith('broker/') && targets.includes(RELEASE_STATEMENT)).map(([file]) => `${file} → ${RELEASE_STATEMENT}`);
+
 describe('the layers of src/', () => {
   it('has no import circles', () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -58,6 +65,19 @@ describe('the layers of src/', () => {
       file.startsWith('realtime/') ? targets.filter((target) => target.startsWith('http/')).map((target) => `${file} → ${target}`) : [],
     );
     expect(offending).toEqual([]);
+  });
+
+  it('puts held messages back only through the broker, which announces them (broker/putBack.ts)', () => {
+    expect(graph.get('broker/putBack.ts')).toContain(RELEASE_STATEMENT);
+    expect(releasingOutsideBroker(graph)).toEqual([]);
+  });
+
+  it('finds a put-back outside the broker when there is one', () => {
+    const graph = new Map([
+      ['broker/putBack.ts', [RELEASE_STATEMENT]],
+      ['push/pushWorker.ts', ['broker/putBack.ts', RELEASE_STATEMENT]],
+    ]);
+    expect(releasingOutsideBroker(graph)).toEqual([`push/pushWorker.ts → ${RELEASE_STATEMENT}`]);
   });
 
   it('keeps the broker core off the HTTP layer', () => {

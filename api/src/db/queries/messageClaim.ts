@@ -135,46 +135,10 @@ export async function messageNextAvailable(db: Queryable, queue: string): Promis
   return { queueExists: rows[0].found, gated: rows[0].gated === true, nextAvailableAt: rows[0].next };
 }
 
-/** Puts claimed messages back as if never claimed (retry count unchanged): their requester left. */
-export async function messageUnclaim(db: Queryable, ids: string[], holder: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>({
-    name: 'message_unclaim',
-    text: `WITH back AS (
-       UPDATE message SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
-        WHERE id = ANY($1::uuid[]) AND status = 'UNACKED' AND holder = $2
-       RETURNING queue_name),
-     ${COUNTED({ from: 'back', pending: 1, unacked: -1 })}
-     SELECT count(*)::int AS n FROM back`,
-    values: [ids, holder],
-  });
-  return rows[0].n;
-}
-
-/** A message a stream holds: its id, and its retry count when claimed (what fences its release). */
+/** A message its holder holds: its id, and its retry count when claimed (what fences its release: messageRelease.ts). */
 export interface HeldMessage {
   id: string;
   retryCount: number;
-}
-
-/**
- * Gives back what a closed stream held and did not settle: PENDING again, retry count unchanged,
- * for any consumer. Only leases still this holder's from that very claim go back (a lease that ran
- * out and was claimed again, even by the same identity, has a higher retry count).
- */
-export async function messageRelease(db: Queryable, held: HeldMessage[], holder: string): Promise<{ id: string; queue_name: string; available_at: string }[]> {
-  const { rows } = await db.query<{ id: string; queue_name: string; available_at: string }>({
-    name: 'message_release',
-    text: `WITH h AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS h (id uuid, retry_count int)),
-     back AS (
-       UPDATE message m SET status = 'PENDING', holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL
-         FROM h
-        WHERE ${BY_ID_OF('h')} AND m.id = h.id AND m.retry_count = h.retry_count AND m.status = 'UNACKED' AND m.holder = $2
-       RETURNING m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at),
-     ${COUNTED({ from: 'back', pending: 1, unacked: -1 })}
-     SELECT id, queue_name, available_at FROM back`,
-    values: [JSON.stringify(held.map((message) => ({ id: message.id, retry_count: message.retryCount }))), holder],
-  });
-  return rows;
 }
 
 /** The messages of these ids that this holder still holds, as a claim returns them (a resumed stream sends them again). */

@@ -144,6 +144,13 @@ const DEAD_DETAIL = `CASE g.kind
   END`;
 
 /**
+ * What a message that goes back to its queue leaves behind: no holder and no lease. With no lease it
+ * is no longer its ordering key's turn taken (NOT_HELD in orderingGroup.ts), so the key goes on
+ * from it; shared by every statement that gives a lease up without settling (LEAVE_LEASE, messageRelease.ts).
+ */
+export const LEASE_CLEARED = 'holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL';
+
+/**
  * CTEs for the rows \`t\` (id, ref, dies, kind, reason) leaving their lease: \`back\` goes to its
  * queue again (PENDING, retry_count + 1, no holder, claimable at \`availableAt\`, plus \`backSet\`);
  * \`gone\` dies, out of the live table and into message_dead with its last holder and claim time,
@@ -154,7 +161,7 @@ export const LEAVE_LEASE = (availableAt: string, backSet: string, traced = false
   `back AS (
      UPDATE message m
         SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = ${availableAt},
-            holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL, ${backSet}
+            ${LEASE_CLEARED}, ${backSet}
        FROM t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND NOT t.dies
      RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed${traced ? `, ${TRACE_OF('m.headers')} AS trace` : ''}),
    gone AS (DELETE FROM message m USING t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND t.dies RETURNING m.*, t.ref, t.kind, t.reason, octet_length(m.payload) AS bytes),

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { ReqRef, Request, Server } from '@hapi/hapi';
 import { claimMessages } from '../../broker/longPoll.js';
 import { toMessage } from '../../broker/message.js';
-import { messageUnclaim } from '../../db/queries/messageClaim.js';
+import { heldOf, putBack } from '../../broker/putBack.js';
 import type { MessageRow } from '../../db/queries/messageRow.js';
 import type { CredentialArtifacts } from '../../auth/scheme.js';
 import { access, consumerOf, principalOf } from '../access.js';
@@ -27,16 +27,12 @@ function goneController<Refs extends ReqRef>(request: Request<Refs>): AbortContr
 function unclaimIfUndelivered<Refs extends ReqRef>(ctx: AppContext, request: Request<Refs>, holder: string, rows: MessageRow[]): void {
   if (rows.length === 0) return;
   const response = request.raw.res;
-  const putBack = () => {
+  const giveBack = () => {
     if (response.writableFinished) return;
-    messageUnclaim(
-      ctx.pool,
-      rows.map((row) => row.id),
-      holder,
-    ).catch((error) => request.log(['error'], { message: 'could not put back an undelivered claim', error }));
+    putBack(ctx, heldOf(rows), holder).catch((error) => request.log(['error'], { message: 'could not put back an undelivered claim', error }));
   };
-  if (response.destroyed) putBack();
-  else response.once('close', putBack);
+  if (response.destroyed) giveBack();
+  else response.once('close', giveBack);
 }
 
 type QueueParams = { queue: string };

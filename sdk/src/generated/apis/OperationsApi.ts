@@ -170,7 +170,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Metrics in the Prometheus text exposition format. Needs `metrics` or `admin`. Counters (label `queue`): `miniqueue_messages_published_total`, `miniqueue_messages_consumed_total`, `miniqueue_messages_acked_total`, `miniqueue_messages_dead_total`, `miniqueue_messages_redelivered_total`. Gauges (label `queue`): `miniqueue_queue_depth` (pending), `miniqueue_queue_unacked`, `miniqueue_queue_dead`, `miniqueue_oldest_pending_age_seconds`. Histograms: `miniqueue_publish_to_ack_seconds`, `miniqueue_http_request_duration_seconds{route,method,status}`. 
+     * Metrics in the Prometheus text exposition format. Needs `metrics` or `admin`. Counters (label `queue`): `miniqueue_messages_published_total`, `miniqueue_messages_consumed_total`, `miniqueue_messages_acked_total`, `miniqueue_messages_dead_total`, `miniqueue_messages_redelivered_total`, `miniqueue_messages_released_total` (claims given back unsettled, retry count unchanged). Gauges (label `queue`): `miniqueue_queue_depth` (pending), `miniqueue_queue_unacked`, `miniqueue_queue_dead`, `miniqueue_oldest_pending_age_seconds`. Histograms: `miniqueue_publish_to_ack_seconds`, `miniqueue_http_request_duration_seconds{route,method,status}`. 
      * Prometheus metrics
      */
     async getMetricsRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<string>> {
@@ -185,7 +185,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Metrics in the Prometheus text exposition format. Needs `metrics` or `admin`. Counters (label `queue`): `miniqueue_messages_published_total`, `miniqueue_messages_consumed_total`, `miniqueue_messages_acked_total`, `miniqueue_messages_dead_total`, `miniqueue_messages_redelivered_total`. Gauges (label `queue`): `miniqueue_queue_depth` (pending), `miniqueue_queue_unacked`, `miniqueue_queue_dead`, `miniqueue_oldest_pending_age_seconds`. Histograms: `miniqueue_publish_to_ack_seconds`, `miniqueue_http_request_duration_seconds{route,method,status}`. 
+     * Metrics in the Prometheus text exposition format. Needs `metrics` or `admin`. Counters (label `queue`): `miniqueue_messages_published_total`, `miniqueue_messages_consumed_total`, `miniqueue_messages_acked_total`, `miniqueue_messages_dead_total`, `miniqueue_messages_redelivered_total`, `miniqueue_messages_released_total` (claims given back unsettled, retry count unchanged). Gauges (label `queue`): `miniqueue_queue_depth` (pending), `miniqueue_queue_unacked`, `miniqueue_queue_dead`, `miniqueue_oldest_pending_age_seconds`. Histograms: `miniqueue_publish_to_ack_seconds`, `miniqueue_http_request_duration_seconds{route,method,status}`. 
      * Prometheus metrics
      */
     async getMetrics(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<string> {
