@@ -94,8 +94,11 @@ describe('a stream that stops reading, with 20 subscriptions of prefetch 1000 on
       tcpOf(stuck).pause();
 
       const heldByStuck = async () =>
-        (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM message WHERE queue_name = $1 AND status = 'UNACKED' AND consumer_id LIKE '%/stuck'", [QUEUE]))
-          .rows[0].n;
+        (
+          await db.query<{ n: number }>("SELECT count(*)::int AS n FROM message WHERE queue_name = $1 AND status = 'UNACKED' AND consumer_id LIKE '%/stuck'", [
+            QUEUE,
+          ])
+        ).rows[0].n;
       const deadline = Date.now() + 120_000;
       let stuckHeld = await heldByStuck();
       while (readerAcked.size + stuckHeld < MESSAGES) {

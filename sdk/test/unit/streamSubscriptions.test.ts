@@ -30,7 +30,14 @@ describe('subscriptions across a resume', () => {
   it('the same refusal on a new stream (nothing resent) ends the subscribe with the error', async () => {
     const subscriptions = new Subscriptions(() => true);
     const subscribing = subscriptions.subscribe('q', 5, handlers());
-    subscriptions.answer({ type: 'error', sub: 's1', status: 400, code: 'validation_failed', message: 'in use', errors: [{ field: 'sub', message: 'in use' }] });
+    subscriptions.answer({
+      type: 'error',
+      sub: 's1',
+      status: 400,
+      code: 'validation_failed',
+      message: 'in use',
+      errors: [{ field: 'sub', message: 'in use' }],
+    });
     await expect(subscribing).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
     expect(subscriptions.size).toBe(0);
   });
