@@ -180,3 +180,28 @@ describe('/ws/v1/stream as asyncapi.yaml describes its flow', () => {
     await witness.close();
   });
 });
+
+describe('/ws/v1/stream: frames waiting for the rate limit after the one that closes the stream', () => {
+  // Few tokens that come back quickly: the messages after the first few wait in the backlog, and
+  // are read from it a token at a time, each a millisecond after the one before.
+  let limited: TestBroker;
+  beforeAll(async () => {
+    limited = await startTestBroker({ listen: true, env: { MINIQUEUE_RATE_LIMIT_PER_SECOND: '1000', MINIQUEUE_RATE_LIMIT_BURST: '3' } });
+    await topology(limited, 'backlog', [{ name: 'backlog' }]);
+  });
+  afterAll(() => limited.stop());
+
+  it('are not applied: the publishes behind the closing frame in the backlog are not stored', async () => {
+    const s = await openStream(limited, { key: limited.adminKey, onMessage: (data) => check('send', data) });
+    streams.push(s);
+    s.ws.send(JSON.stringify(Array.from({ length: 20 }, (_, i) => badFrame(i + 1))));
+    s.ws.send(JSON.stringify(badFrame(21)));
+    for (let seq = 1; seq <= 50; seq += 1) s.ws.send(JSON.stringify(publishFrame(seq, 'backlog')));
+    expect((await s.closed).code).toBe(4400);
+    // A publish after the close is stored after anything the closed stream would have stored.
+    await publishOne(limited, 'backlog', 'witness');
+    const stored = (await limited.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM message WHERE queue_name = 'backlog'")).rows[0].n;
+    expect(stored, 'publishes stored, the witness’s included').toBe(1);
+    expect(s.frames.filter(ofType('error')).map((frame) => frame.ref)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+  });
+});
