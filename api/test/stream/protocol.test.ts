@@ -25,7 +25,8 @@ beforeAll(async () => {
   await topology(mq, 'released', [{ name: 'released', ack_timeout_seconds: 60 }]);
   await topology(mq, 'twice', [{ name: 'twice', ack_timeout_seconds: 60 }]);
   await topology(mq, 'after-close', [{ name: 'after-close' }]);
-  key = await mq.clientKey('protocol', ['publish:after-close', 'consume:paused', 'consume:kept', 'consume:released', 'consume:twice']);
+  await topology(mq, 'in-flight', [{ name: 'in-flight', ack_timeout_seconds: 60 }]);
+  key = await mq.clientKey('protocol', ['publish:after-close', 'consume:paused', 'consume:in-flight', 'consume:kept', 'consume:released', 'consume:twice']);
 });
 afterAll(async () => {
   for (const stream of streams) stream.ws.terminate();
@@ -99,6 +100,53 @@ describe('/ws/v1/stream as asyncapi.yaml describes its flow', () => {
     await publishOne(mq, 'paused', 'after the pause');
     const delivered = await s.next(ofType('deliver'));
     expect(delivered.message.payload).toBe('after the pause');
+    await s.close();
+  });
+
+  it('credit 0 while a claim statement runs: what it claims goes back to PENDING, retry count unchanged, and is not delivered', async () => {
+    const [id] = await publishOne(mq, 'in-flight', 'claimed as credit 0 arrives');
+    const s = await open('in-flight');
+    // The claim is held in the middle of its statement: the message table is locked until the test lets go.
+    const lock = await mq.pool.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE message IN ACCESS EXCLUSIVE MODE');
+      send(s, { type: 'subscribe', sub: 'f', queue: 'in-flight', prefetch: 1 });
+      await s.next(ofType('subscribed'));
+      await eventually(
+        async () =>
+          (
+            await mq.pool.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%jsonb_to_recordset%' AND query LIKE '%picked%'",
+            )
+          ).rows[0].n > 0,
+        'the claim statement waiting on the lock',
+      );
+      send(s, { type: 'credit', sub: 'f', prefetch: 0 });
+      // Answered at once (no statement), after the credit was applied.
+      send(s, { type: 'unsubscribe', sub: 'nobody' });
+      await s.next(ofType('error', (frame) => frame.sub === 'nobody'));
+      await lock.query('COMMIT');
+    } finally {
+      lock.release();
+    }
+    // The paused claim is done: it delivered the message, or it is back to PENDING with no claim under way.
+    const claimRunning = async () =>
+      (
+        await mq.pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%jsonb_to_recordset%' AND pid <> pg_backend_pid()",
+        )
+      ).rows[0].n > 0;
+    await eventually(
+      async () => s.frames.some(ofType('deliver')) || ((await statusOfMessage(id)).status === 'PENDING' && !(await claimRunning())),
+      'the paused claim done',
+    );
+    const elsewhere = await receiveElsewhere('in-flight', 5);
+    expect(
+      elsewhere.map((message) => [message.message_id, message.retry_count]),
+      'the message the paused claim took is another consumer’s, its retry count unchanged',
+    ).toEqual([[id, 0]]);
+    expect(s.frames.filter(ofType('deliver'))).toEqual([]);
     await s.close();
   });
 
