@@ -76,8 +76,20 @@ async function receiveElsewhere(queue: string, waitSeconds: number): Promise<any
 const statusOfMessage = async (id: string) =>
   (await mq.pool.query<{ status: string; holder: string | null }>('SELECT status, holder FROM message WHERE id = $1', [id])).rows[0];
 
-/** A malformed frame of the document's own kind: an unknown `type` (refused `400 validation_failed`). */
+/** A malformed frame: an unknown `type`, which the document refuses (and the broker answers `400 validation_failed`). */
 const badFrame = (ref: number) => ({ type: 'nonsense', ref });
+
+/**
+ * Sends one WebSocket message of these frames as they are: each the document allows (a publish)
+ * or refuses (a bad frame), checked here against asyncapi.yaml either way.
+ */
+function sendRaw(stream: TestStream, frames: object | object[]): void {
+  for (const frame of Array.isArray(frames) ? frames : [frames]) {
+    if ((frame as { type: string }).type === 'nonsense') expect(() => assertMessage('receive', frame)).toThrow();
+    else check('receive', frame);
+  }
+  stream.ws.send(JSON.stringify(frames));
+}
 
 describe('/ws/v1/stream as asyncapi.yaml describes its flow', () => {
   it('credit 0 pauses deliveries of a subscription that holds nothing: a publish after it goes to another consumer', async () => {
@@ -194,7 +206,10 @@ describe('/ws/v1/stream as asyncapi.yaml describes its flow', () => {
     const s = await open('violator-one');
     send(s, { type: 'subscribe', sub: 'v', queue: 'paused', prefetch: 1 });
     await s.next(ofType('subscribed'));
-    s.ws.send(JSON.stringify(Array.from({ length: 21 }, (_, i) => badFrame(i + 1))));
+    sendRaw(
+      s,
+      Array.from({ length: 21 }, (_, i) => badFrame(i + 1)),
+    );
     expect((await s.closed).code).toBe(4400);
     const errors = s.frames.filter(ofType('error'));
     expect(errors.map((frame) => frame.ref)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
@@ -203,7 +218,7 @@ describe('/ws/v1/stream as asyncapi.yaml describes its flow', () => {
 
   it('21 refused frames in as many messages, in one burst: each answered with its error, then the close (4400)', async () => {
     const s = await open('violator-many');
-    for (let i = 1; i <= 21; i += 1) s.ws.send(JSON.stringify(badFrame(i)));
+    for (let i = 1; i <= 21; i += 1) sendRaw(s, badFrame(i));
     expect((await s.closed).code).toBe(4400);
     expect(s.frames.filter(ofType('error')).map((frame) => frame.ref)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
   });
@@ -211,13 +226,11 @@ describe('/ws/v1/stream as asyncapi.yaml describes its flow', () => {
   it('frames after the one that closes the stream are not applied: 21 bad frames then 50 publishes, in one message or in many', async () => {
     const stored = async () => (await mq.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM message WHERE queue_name = 'after-close'")).rows[0].n;
     const inOne = await open('after-one');
-    inOne.ws.send(
-      JSON.stringify([...Array.from({ length: 21 }, (_, i) => badFrame(i + 1)), ...Array.from({ length: 50 }, (_, i) => publishFrame(i + 1, 'after-close'))]),
-    );
+    sendRaw(inOne, [...Array.from({ length: 21 }, (_, i) => badFrame(i + 1)), ...Array.from({ length: 50 }, (_, i) => publishFrame(i + 1, 'after-close'))]);
     expect((await inOne.closed).code).toBe(4400);
     const inMany = await open('after-many');
-    for (let i = 1; i <= 21; i += 1) inMany.ws.send(JSON.stringify(badFrame(i)));
-    for (let seq = 1; seq <= 50; seq += 1) inMany.ws.send(JSON.stringify(publishFrame(seq, 'after-close')));
+    for (let i = 1; i <= 21; i += 1) sendRaw(inMany, badFrame(i));
+    for (let seq = 1; seq <= 50; seq += 1) sendRaw(inMany, publishFrame(seq, 'after-close'));
     expect((await inMany.closed).code).toBe(4400);
     // A publish sent after both closes, on another stream, is stored: once it is, the others would have been too.
     const witness = await open('witness');
@@ -242,9 +255,12 @@ describe('/ws/v1/stream: frames waiting for the rate limit after the one that cl
   it('are not applied: the publishes behind the closing frame in the backlog are not stored', async () => {
     const s = await openStream(limited, { key: limited.adminKey, onMessage: (data) => check('send', data) });
     streams.push(s);
-    s.ws.send(JSON.stringify(Array.from({ length: 20 }, (_, i) => badFrame(i + 1))));
-    s.ws.send(JSON.stringify(badFrame(21)));
-    for (let seq = 1; seq <= 50; seq += 1) s.ws.send(JSON.stringify(publishFrame(seq, 'backlog')));
+    sendRaw(
+      s,
+      Array.from({ length: 20 }, (_, i) => badFrame(i + 1)),
+    );
+    sendRaw(s, badFrame(21));
+    for (let seq = 1; seq <= 50; seq += 1) sendRaw(s, publishFrame(seq, 'backlog'));
     expect((await s.closed).code).toBe(4400);
     // A publish after the close is stored after anything the closed stream would have stored.
     await publishOne(limited, 'backlog', 'witness');
