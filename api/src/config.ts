@@ -184,6 +184,14 @@ export const envSchema = Joi.object({
     .max(100_000)
     .default(1000)
     .description('Publishes one stream may have unconfirmed at once; beyond it the broker stops reading that stream until some commit'),
+  MINIQUEUE_STREAM_TOTAL_QUEUED_BYTES: Joi.number()
+    .integer()
+    .min(1024 * 1024)
+    .max(64 * 1024 * 1024 * 1024)
+    .default(128 * 1024 * 1024)
+    .description(
+      'Bytes all streams of an instance together may have queued for their sockets and not yet written out (each stream has 1 MiB at most); past it no stream claims until some drains',
+    ),
   MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS: Joi.number()
     .min(0.1)
     .max(3600)
@@ -249,7 +257,7 @@ export interface Config {
   commit: string;
   rateLimit: { enabled: boolean; perSecond: number; burst: number; anonymousPerSecond: number; anonymousBurst: number };
   wsMaxSocketsPerCredential: number;
-  stream: { resumeGraceMs: number; maxUnconfirmed: number };
+  stream: { resumeGraceMs: number; maxUnconfirmed: number; totalQueuedBytes: number };
   push: PushConfig;
   dbStatementTimeoutMs: number;
   /** The dashboard's reads run on a pool of their own, so they never hold the broker's connections. */
@@ -314,7 +322,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonymousBurst: e.MINIQUEUE_RATE_LIMIT_ANONYMOUS_BURST,
     },
     wsMaxSocketsPerCredential: e.MINIQUEUE_WS_MAX_SOCKETS_PER_CREDENTIAL,
-    stream: { resumeGraceMs: e.MINIQUEUE_STREAM_RESUME_GRACE_MS, maxUnconfirmed: e.MINIQUEUE_STREAM_MAX_UNCONFIRMED },
+    stream: {
+      resumeGraceMs: e.MINIQUEUE_STREAM_RESUME_GRACE_MS,
+      maxUnconfirmed: e.MINIQUEUE_STREAM_MAX_UNCONFIRMED,
+      totalQueuedBytes: e.MINIQUEUE_STREAM_TOTAL_QUEUED_BYTES,
+    },
     push: {
       secretKey: e.MINIQUEUE_PUSH_SECRET_KEY ? Buffer.from(e.MINIQUEUE_PUSH_SECRET_KEY, 'base64url') : undefined,
       publicTargets: e.MINIQUEUE_PUSH_PUBLIC,

@@ -26,6 +26,19 @@ export interface ClaimRequest {
    * and none is handed out, before it has settled. Undefined, as nearly always, costs nothing.
    */
   credentialCheck?: () => Promise<void> | undefined;
+  /** What the claims may bring back (a stream's output, stream/outbox.ts); undefined: no bound but `limit`. */
+  budget?: ClaimBudget;
+}
+
+/**
+ * A bound on the payload bytes of a claim, asked for before each statement (never held while a claim
+ * waits for messages), and told after it what came back.
+ */
+export interface ClaimBudget {
+  /** Payload bytes the next statement may bring back (it takes one message at least); 0: claim nothing now. */
+  reserve(limit: number): number;
+  /** The statement that reserved `reserved` is done; these rows are handed to the requester now. */
+  claimed(reserved: number, rows: MessageRow[]): void;
 }
 
 /**
@@ -46,6 +59,9 @@ export async function claimMessages(
     const check = request.credentialCheck?.();
     if (check) await check;
     if (request.signal?.aborted) return [];
+    const maxBytes = request.budget?.reserve(request.limit);
+    // No room for what a claim would bring back: the requester is told when there is (outbox.ts).
+    if (maxBytes === 0) return [];
     const ticket = request.waitSeconds > 0 ? waiters.register(request.queue) : undefined;
     let claimed: MessageRow[];
     let heldForMs: number | undefined;
@@ -53,11 +69,14 @@ export async function claimMessages(
     // Which statement this attempt takes: what an empty answer then says about the queue.
     const throughGate = deps.claimer.gated.has(request.queue);
     try {
-      ({ rows: claimed, heldForMs, heldOn } = await deps.claimer.claimWaiting(request, Math.max(0, (deadline - Date.now()) / 1000)));
+      const item = maxBytes === undefined ? request : { ...request, maxBytes };
+      ({ rows: claimed, heldForMs, heldOn } = await deps.claimer.claimWaiting(item, Math.max(0, (deadline - Date.now()) / 1000)));
     } catch (error) {
       ticket?.cancel();
+      if (maxBytes !== undefined) request.budget?.claimed(maxBytes, []);
       throw error;
     }
+    if (claimed.length === 0 && maxBytes !== undefined) request.budget?.claimed(maxBytes, []);
     if (heldForMs !== undefined) {
       // A delivery gate said not yet (another consumer's turn, no token, every waiting key at its limit).
       ticket?.cancel();
@@ -77,9 +96,14 @@ export async function claimMessages(
       const recheck = request.credentialCheck?.();
       if (recheck) await recheck;
       if (request.signal?.aborted) {
-        await putBack(deps, heldOf(claimed), request.holder);
+        try {
+          await putBack(deps, heldOf(claimed), request.holder);
+        } finally {
+          if (maxBytes !== undefined) request.budget?.claimed(maxBytes, []);
+        }
         return [];
       }
+      if (maxBytes !== undefined) request.budget?.claimed(maxBytes, claimed);
       return claimed;
     }
     const { queueExists, gated, nextAvailableAt } = await messageNextAvailable(pool, request.queue).catch((error) => {

@@ -1,25 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { WebSocket } from 'ws';
-import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { WebSocket } from 'ws';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { consumableQueues, hasScope } from '../auth/scopes.js';
 import type { Principal } from '../auth/principal.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { HeldMessage } from '../db/queries/messageClaim.js';
+import type { ClaimBudget } from '../broker/longPoll.js';
 import type { MessageRow } from '../db/queries/messageRow.js';
 import type { Holder } from '../broker/settle.js';
 import { toMessage } from '../broker/message.js';
 import { errorBodyOf } from './errorBody.js';
 import type { AckFrame, ClientFrame, CreditFrame, ExtendFrame, NackFrame, SubscribeFrame, WatchFrame } from '@miniqueue/sdk';
-import { parseMessage, type FrameHandle } from './frames.js';
+import type { FrameHandle } from './frames.js';
+import { FrameIntake } from './intake.js';
 import { Outbox } from './outbox.js';
 import { StreamPublishes } from './publishing.js';
 import type { StreamDeps } from './streamDeps.js';
 import { Subscription } from './subscription.js';
 import { StreamWatches, WATCH_SCOPE, watchingFrame } from './watches.js';
-
-/** Refused frames a stream may send in a minute before it is closed with CLOSE_PROTOCOL_VIOLATIONS. */
-const MAX_VIOLATIONS_PER_MINUTE = 20;
-export const CLOSE_PROTOCOL_VIOLATIONS = 4400;
+import { CLOSE_PROTOCOL_VIOLATIONS, Violations } from './violations.js';
 /** How long a subscription's claim waits (as a long poll) before it claims again. */
 const CLAIM_WAIT_SECONDS = 20;
 
@@ -36,17 +35,18 @@ export class StreamSession {
   readonly id = randomBytes(12).toString('base64url');
   readonly resumeToken = randomBytes(24).toString('base64url');
   private socket: WebSocket | undefined;
-  private readonly outbox = new Outbox(() => this.flowChanged());
+  private readonly outbox: Outbox;
+  /** What this stream's claims may bring back: what its output (and the broker's) may still take. */
+  private readonly budget: ClaimBudget;
+  private readonly stopHearingRoom: () => void;
   private readonly publishes: StreamPublishes;
   private readonly subscriptions = new Map<string, Subscription>();
-  /** Unsubscribed, still holding messages the client may settle: released with the stream. */
+  /** Unsubscribed, still holding messages the client may settle: not released with the stream (their leases run out). */
   private readonly retired = new Set<Subscription>();
   /** Watches of the live feed; their names and the subscriptions' are one set. */
   private readonly watches: StreamWatches;
-  private violations: number[] = [];
-  /** Messages that arrived while the credential's rate limit had no token: read in order once it has. */
-  private backlog: Buffer[] = [];
-  private rateWait: ReturnType<typeof setTimeout> | undefined;
+  private readonly violations = new Violations();
+  private readonly intake: FrameIntake;
   private reading = true;
 
   constructor(
@@ -54,6 +54,13 @@ export class StreamSession {
     readonly identity: { holder: string; consumerId: string },
     private readonly deps: StreamDeps,
   ) {
+    this.outbox = new Outbox(() => this.flowChanged(), deps.output);
+    this.budget = {
+      reserve: (limit) => this.outbox.reserveClaim(limit),
+      claimed: (reserved, rows) => this.outbox.claimed(reserved, rows.length, payloadLengths(rows)),
+    };
+    // The broker's total output fell below its cap: this stream may claim again.
+    this.stopHearingRoom = deps.output.onRoom(() => this.flowChanged());
     this.publishes = new StreamPublishes({
       publisher: deps.publisher,
       maxPayloadBytes: deps.config.maxPayloadBytes,
@@ -61,6 +68,14 @@ export class StreamSession {
       send: (frame) => this.outbox.send(frame),
       changed: () => this.flowChanged(),
       unexpected: (error) => deps.log('Stream frame failed', error),
+    });
+    this.intake = new FrameIntake({
+      takeToken: () => deps.rateLimits.takeCredential(this.principal),
+      maxMessageBytes: deps.limits.max_message_bytes,
+      open: () => this.open,
+      dispatch: (frame) => this.dispatch(frame),
+      refuse: (error, handle) => this.refuse(error, handle),
+      changed: () => this.flowChanged(),
     });
     this.watches = new StreamWatches({
       monitor: deps.monitor,
@@ -83,7 +98,7 @@ export class StreamSession {
     this.outbox.attach(socket);
     this.reading = true;
     this.outbox.send({ type: 'welcome', stream_id: this.id, resume_token: this.resumeToken, resumed, limits: this.deps.limits });
-    socket.on('message', (data: Buffer, isBinary: boolean) => this.received(data, isBinary));
+    socket.on('message', (data: Buffer, isBinary: boolean) => this.intake.received(data, isBinary));
     if (resumed) void this.sendHeldAgain();
     for (const subscription of this.subscriptions.values()) subscription.poke();
   }
@@ -92,8 +107,7 @@ export class StreamSession {
   detach(): void {
     this.socket = undefined;
     this.outbox.attach(undefined);
-    this.backlog = [];
-    clearTimeout(this.rateWait);
+    this.intake.stop();
   }
 
   /** The queues this stream subscribed to (unsubscribed ones too): whose turns it gives up when it ends. */
@@ -101,10 +115,15 @@ export class StreamSession {
     return [...new Set([...this.subscriptions.values(), ...this.retired].map((subscription) => subscription.queue))];
   }
 
-  /** Ends every subscription; answers what they held, for the caller to release. */
+  /**
+   * Ends every subscription; answers what the live ones held, for the caller to release. What an
+   * unsubscribed one holds is not the stream's to give back (asyncapi.yaml, unsubscribe): it stays
+   * the holder's until settled (over HTTP, too) or its lease ends.
+   */
   async end(): Promise<HeldMessage[]> {
-    const subscriptions = [...this.subscriptions.values(), ...this.retired];
+    const subscriptions = [...this.subscriptions.values()];
     this.watches.end();
+    this.stopHearingRoom();
     this.subscriptions.clear();
     this.retired.clear();
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
@@ -131,44 +150,12 @@ export class StreamSession {
     }
   }
 
-  private received(data: Buffer, isBinary: boolean): void {
-    if (this.backlog.length > 0 || !this.takeToken()) {
-      this.backlog.push(data);
-      return;
-    }
-    this.handle(data, isBinary);
-  }
-
-  /** The credential's rate limit counts each WebSocket message as one request; without a token, reading waits. */
-  private takeToken(): boolean {
-    const wait = this.deps.rateLimits.takeCredential(this.principal);
-    if (wait === 0) return true;
-    this.rateWait = setTimeout(() => this.readBacklog(), wait * 1000);
-    this.flowChanged();
-    return false;
-  }
-
-  private readBacklog(): void {
-    this.rateWait = undefined;
-    while (this.backlog.length > 0 && this.socket) {
-      const next = this.backlog.shift() as Buffer;
-      this.handle(next, false);
-      if (this.backlog.length > 0 && !this.takeToken()) return;
-    }
-    this.flowChanged();
-  }
-
-  private handle(data: Buffer, isBinary: boolean): void {
-    if (isBinary) return this.refuse(new ValidationError('Frames are JSON text, not binary', [{ field: 'message', message: 'must be text' }]), {});
-    if (data.length > this.deps.limits.max_message_bytes) {
-      return this.refuse(new PayloadTooLargeError(`A message is at most ${this.deps.limits.max_message_bytes} bytes; this one is ${data.length}`), {});
-    }
-    const parsed = parseMessage(data.toString('utf8'));
-    if ('error' in parsed) return this.refuse(parsed.error, {});
-    for (const one of parsed) {
-      if ('error' in one) this.refuse(one.error, one.handle);
-      else this.dispatch(one.frame);
-    }
+  /**
+   * Frames are applied only while the socket is open: none after the one that closed it (4400),
+   * after a message too large (1009) or once the credential ended (1008), the backlog's included.
+   */
+  private get open(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
   }
 
   private dispatch(frame: ClientFrame): void {
@@ -223,7 +210,7 @@ export class StreamSession {
     }
     if (this.watches.queueOf(frame.sub) === queue) return this.outbox.send(watchingFrame(frame.sub, queue));
     const refusal = this.unavailableName(frame.sub, this.subscriptions.has(frame.sub) ? 'a subscription' : 'another watch');
-    if (refusal) return this.refuse(refusal, handle);
+    if (refusal) return this.answerError(refusal, handle);
     try {
       await this.watches.add(frame.sub, queue);
     } catch (error) {
@@ -235,18 +222,15 @@ export class StreamSession {
     const handle = { sub: frame.sub };
     const scope = `consume:${frame.queue}`;
     if (!hasScope(this.principal, scope)) return this.refuse(new ForbiddenError('scope_required', `This needs the scope ${scope} (or admin)`, scope), handle);
+    // A `sub` in use is refused, the same queue's too (a prefetch changes by `credit`); not counted as
+    // a violation: a client that resumed sends again the subscribes it saw no answer to.
     const existing = this.subscriptions.get(frame.sub);
-    if (existing?.queue === frame.queue) {
-      // A subscribe sent again (a client that resumed and did not see the first answer): the same subscription.
-      existing.setPrefetch(frame.prefetch);
-      return this.outbox.send({ type: 'subscribed', sub: frame.sub, queue: frame.queue, prefetch: frame.prefetch });
-    }
-    const refusal = this.unavailableName(frame.sub, existing ? 'another queue' : 'a watch');
-    if (refusal) return this.refuse(refusal, handle);
+    const refusal = this.unavailableName(frame.sub, existing ? `a subscription to ${existing.queue}` : 'a watch');
+    if (refusal) return this.answerError(refusal, handle);
     const subscription: Subscription = new Subscription(frame.sub, frame.queue, frame.prefetch, {
       claim: (limit, signal) => this.claim(frame.queue, limit, signal),
       deliver: (row) => this.deliver(frame.sub, row),
-      blocked: () => !this.socket || this.outbox.congested,
+      blocked: () => !this.outbox.claimable,
       failed: (error): 'end' | 'retry' => this.claimFailed(subscription, error),
     });
     // Taken before the queue is looked up, so a second subscribe of the same name is refused meanwhile.
@@ -275,7 +259,7 @@ export class StreamSession {
 
   private claim(queue: string, limit: number, signal: AbortSignal): Promise<MessageRow[]> {
     this.deps.rates.polled(queue, this.identity.consumerId);
-    return this.deps.claim({ queue, ...this.identity, limit, waitSeconds: CLAIM_WAIT_SECONDS, signal });
+    return this.deps.claim({ queue, ...this.identity, limit, waitSeconds: CLAIM_WAIT_SECONDS, signal, budget: this.budget });
   }
 
   private claimFailed(subscription: Subscription, error: unknown): 'end' | 'retry' {
@@ -373,13 +357,15 @@ export class StreamSession {
     run(holder).catch((error: unknown) => this.answerError(error, handle));
   }
 
-  /** A frame refused for what the client sent: answered, and counted against the stream. */
+  /**
+   * A frame refused for what the client sent: answered, and counted against the stream. The one too
+   * many closes it, after every answer so far is written (a close drops what is not).
+   */
   private refuse(error: unknown, handle: FrameHandle): void {
     this.answerError(error, handle);
-    const now = Date.now();
-    this.violations = this.violations.filter((at) => now - at < 60_000);
-    this.violations.push(now);
-    if (this.violations.length > MAX_VIOLATIONS_PER_MINUTE) this.socket?.close(CLOSE_PROTOCOL_VIOLATIONS, 'too many refused frames');
+    if (!this.violations.counted() || !this.open) return;
+    this.outbox.flushNow();
+    this.socket?.close(CLOSE_PROTOCOL_VIOLATIONS, 'too many refused frames');
   }
 
   private answerError(error: unknown, handle: FrameHandle): void {
@@ -397,7 +383,7 @@ export class StreamSession {
     const socket = this.socket;
     if (!socket) return;
     const congested = this.outbox.congested;
-    const read = !congested && this.publishes.unconfirmed < this.deps.limits.max_unconfirmed && this.rateWait === undefined;
+    const read = !congested && this.publishes.unconfirmed < this.deps.limits.max_unconfirmed && !this.intake.waiting;
     if (read !== this.reading) {
       this.reading = read;
       if (read) socket.resume();
@@ -405,4 +391,11 @@ export class StreamSession {
     }
     if (!congested) for (const subscription of this.subscriptions.values()) subscription.poke();
   }
+}
+
+/** The payloads' lengths of a claim, summed: what its deliveries will about weigh. */
+function payloadLengths(rows: MessageRow[]): number {
+  let length = 0;
+  for (const row of rows) length += row.payload.length;
+  return length;
 }

@@ -7,6 +7,7 @@ import type { MessageRow } from '../db/queries/messageRow.js';
 import type { RateLimits } from '../auth/rateLimits.js';
 import type { RateCounter } from '../stats/rateCounter.js';
 import type { MonitorAccess } from './watches.js';
+import type { BrokerOutput } from './brokerOutput.js';
 
 /** What a stream needs of the broker: the same publish, claim and settle paths as HTTP. */
 export interface StreamDeps {
@@ -18,6 +19,8 @@ export interface StreamDeps {
   queueExists(queue: string): Promise<boolean>;
   /** The messages of these ids the holder still holds. */
   heldBy(ids: string[], holder: string): Promise<MessageRow[]>;
+  /** What all streams of the instance have queued: past its cap, none claims. */
+  output: BrokerOutput;
   /** The live feed, for watches. */
   monitor: MonitorAccess;
   rates: RateCounter;

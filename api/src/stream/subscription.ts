@@ -34,6 +34,8 @@ interface Held extends HeldMessage {
 export class Subscription {
   private readonly held = new Map<string, Held>();
   private readonly abort = new AbortController();
+  /** The claim under way, if any: aborted when the subscription stops or its window shrinks. */
+  private claiming: AbortController | undefined;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
 
@@ -59,12 +61,20 @@ export class Subscription {
   /** Stops claiming (a claim under way puts back what it got); what it holds stays held. */
   stop(): Promise<void> {
     this.abort.abort();
+    this.claiming?.abort();
     this.poke();
     return this.loop ?? Promise.resolve();
   }
 
+  /**
+   * A smaller window applies to what a claim under way brings back too: that claim is aborted, so
+   * what it claimed goes back to PENDING at once (longPoll.ts, retry count unchanged) and is never
+   * delivered; the loop then claims for the new window (nothing, at 0, until credit returns).
+   */
   setPrefetch(prefetch: number): void {
+    const smaller = prefetch < this.prefetch;
     this.prefetch = prefetch;
+    if (smaller) this.claiming?.abort();
     this.poke();
   }
 
@@ -106,13 +116,17 @@ export class Subscription {
         continue;
       }
       let rows: MessageRow[];
+      const claiming = new AbortController();
+      this.claiming = claiming;
       try {
-        rows = await this.deps.claim(Math.min(room, MAX_CLAIM), signal);
+        rows = await this.deps.claim(Math.min(room, MAX_CLAIM), claiming.signal);
       } catch (error) {
         if (signal.aborted) return;
         if (this.deps.failed(error) === 'end') return void this.abort.abort();
         await this.idle(RETRY_AFTER_FAILURE_MS);
         continue;
+      } finally {
+        this.claiming = undefined;
       }
       for (const row of rows) {
         this.held.set(row.id, { id: row.id, retryCount: row.retry_count, leaseEndsAt: row.lease_expires_at?.getTime() ?? Infinity });

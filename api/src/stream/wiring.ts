@@ -15,6 +15,7 @@ import type { QueueWaiters } from '../broker/longPollWaiters.js';
 import type { RateCounter } from '../stats/rateCounter.js';
 import { MAX_PREFETCH } from '@miniqueue/sdk';
 import { Streams } from './streams.js';
+import { BrokerOutput } from './brokerOutput.js';
 import type { StreamLimits } from '@miniqueue/sdk';
 import type { MonitorAccess } from './watches.js';
 
@@ -60,6 +61,7 @@ export function createStreams(context: StreamContext, monitor: MonitorAccess, lo
     resign: async (queues, holder) => {
       for (const queue of await context.claimer.gated.resign(queues, holder)) context.waiters.wake(gateWaitKey(queue), Number.POSITIVE_INFINITY);
     },
+    output: new BrokerOutput(context.config.stream.totalQueuedBytes),
     monitor,
     rates: context.rates,
     rateLimits: context.rateLimits,

@@ -149,7 +149,7 @@ describe('/ws/v1/stream: subscribing', () => {
     await s.close();
   });
 
-  it('takes a subscribe sent again as the same subscription, and refuses its name for another queue', async () => {
+  it('refuses a subscribe whose sub is in use, for the same queue or another, and keeps the first as it was', async () => {
     const s = await stream(consumerKey);
     s.send({ type: 'subscribe', sub: 'same', queue: 'tasks', prefetch: 1 });
     await s.next((frame) => frame.type === 'subscribed');
@@ -157,8 +157,9 @@ describe('/ws/v1/stream: subscribing', () => {
       { type: 'subscribe', sub: 'same', queue: 'tasks', prefetch: 3 },
       { type: 'subscribe', sub: 'same', queue: 'work', prefetch: 3 },
     ]);
-    expect(await s.next((frame) => frame.type === 'subscribed' && frame.prefetch === 3)).toMatchObject({ sub: 'same', queue: 'tasks' });
-    expect(await s.next((frame) => frame.type === 'error' && frame.sub === 'same')).toMatchObject({ status: 400, errors: [{ field: 'sub' }] });
+    const refused = await s.collect((frame) => frame.type === 'error' && frame.sub === 'same', 2);
+    for (const error of refused) expect(error).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'sub' }] });
+    expect(s.frames.filter((frame) => frame.type === 'subscribed')).toEqual([{ type: 'subscribed', sub: 'same', queue: 'tasks', prefetch: 1 }]);
     await s.close();
   });
 

@@ -17,29 +17,37 @@ import { COUNTED } from './queueCounts.js';
  * fair queue's keys in turn with their `room` and `visit` order): a fair queue takes up to its room
  * from each key's head instead, and hands out every key's first message before any key's second
  * (`turn`, then `visit`): round-robin between keys within one claim (migration 0022).
+ *
+ * A request with `max_bytes` (a stream's, bounded by what its output may still take) takes its
+ * rows in order only while the payloads before each come to less than that: always one, and then
+ * no more than about `max_bytes`. The rows it leaves are not claimed (they stay PENDING for the next
+ * claim). Sizes are read as octet_length, from the tuple's header without detoasting the payload;
+ * the cost is one window sum over the assigned rows per statement.
  */
 export const CLAIM_TAKE = ({ fair }: { fair: boolean }) => `picked AS (
-       SELECT w.queue, p.id,${fair ? ' p.group_key,' : ''}
+       SELECT w.queue, p.id, p.bytes,${fair ? ' p.group_key,' : ''}
               row_number() OVER (PARTITION BY w.queue ORDER BY ${fair ? 'p.turn, p.visit, ' : ''}p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
            -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
            SELECT * FROM (
-             SELECT id, priority, available_at, seq${FAIR_NONE(fair)} FROM message x
+             SELECT id, priority, available_at, seq, octet_length(payload) AS bytes${FAIR_NONE(fair)} FROM message x
               WHERE NOT w.prioritized${fair ? ' AND NOT w.fair' : ''} AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND ${NOT_EXPIRED('x')}
               ORDER BY available_at, seq
               LIMIT w.n
                 FOR UPDATE SKIP LOCKED) oldest
            UNION ALL
            SELECT * FROM (
-             SELECT id, priority, available_at, seq${FAIR_NONE(fair)} FROM message x
+             SELECT id, priority, available_at, seq, octet_length(payload) AS bytes${FAIR_NONE(fair)} FROM message x
               WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
                 AND available_at <= now() AND ${NOT_EXPIRED('x')}
               ORDER BY priority DESC, available_at, seq
               LIMIT w.n
                 FOR UPDATE SKIP LOCKED) highest${fair ? FAIR_BRANCH : ''}) p),
-     assigned AS (
-       SELECT p.id, q.ref, q.holder, q.consumer
+     positioned AS (
+       SELECT p.id, q.ref, q.holder, q.consumer, q.max_bytes, sum(p.bytes) OVER (PARTITION BY q.ref ORDER BY p.n) - p.bytes AS bytes_before
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
+     assigned AS (
+       SELECT id, ref, holder, consumer FROM positioned WHERE max_bytes IS NULL OR bytes_before < max_bytes),
      claimed AS (
        UPDATE message m
           SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
@@ -58,10 +66,10 @@ const FAIR_NONE = (fair: boolean) => (fair ? ', 1::bigint AS turn, 0 AS visit, N
  */
 const FAIR_BRANCH = `
            UNION ALL
-           SELECT t.id, NULL::smallint, t.available_at, t.seq, t.turn, k.visit, k.group_key
+           SELECT t.id, NULL::smallint, t.available_at, t.seq, t.bytes, t.turn, k.visit, k.group_key
              FROM fair_keys k CROSS JOIN LATERAL (
                SELECT h.*, row_number() OVER (ORDER BY h.available_at, h.seq) AS turn FROM (
-                 SELECT id, available_at, seq FROM message x
+                 SELECT id, available_at, seq, octet_length(payload) AS bytes FROM message x
                   WHERE queue_name = k.queue AND group_key = k.group_key AND status = 'PENDING'
                     AND available_at <= now() AND ${NOT_EXPIRED('x')}
                   ORDER BY available_at, seq
@@ -80,6 +88,8 @@ export interface ClaimItem {
   /** The same, as people read it. */
   consumerId: string;
   limit: number;
+  /** Payload bytes the claim may bring back at most (one message at least); undefined: no bound. */
+  maxBytes?: number;
 }
 
 /**
@@ -102,7 +112,7 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
   const { rows } = await db.query<MessageRow & { ref: number }>({
     name: 'message_claim',
     text: `WITH r AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int)),
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, max_bytes bigint)),
      -- Each request takes the positions (upto - lim, upto] of its queue's claimed rows.
      req AS (SELECT r.*, sum(r.lim) OVER (PARTITION BY r.queue ORDER BY r.ref) AS upto FROM r),
      -- A queue with a delivery gate is left to message_claim_gated (messageClaimGated.ts).
@@ -114,7 +124,11 @@ export async function messageClaim(db: Queryable, items: ClaimItem[]): Promise<(
      -- This commit does not wait for its WAL flush (see the comment above).
      no_flush_wait AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
      SELECT c.* FROM claimed c WHERE (SELECT setting FROM no_flush_wait) IS NOT NULL`,
-    values: [JSON.stringify(items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit })))],
+    values: [
+      JSON.stringify(
+        items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit, max_bytes: item.maxBytes })),
+      ),
+    ],
   });
   return rows.sort(inDeliveryOrder);
 }

@@ -68,7 +68,7 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]):
   const { rows } = await db.query<Record<string, unknown>>({
     name: 'message_claim_gated',
     text: `WITH r AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, max_bytes bigint, hold float8)),
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
               ${DELIVERY_BURST('q.max_deliveries_per_second')} AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized,
@@ -149,7 +149,15 @@ export async function messageClaimGated(db: Queryable, items: GatedClaimItem[]):
       WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.ref = r.ref)`,
     values: [
       JSON.stringify(
-        items.map((item, ref) => ({ ref, queue: item.queue, holder: item.holder, consumer: item.consumerId, lim: item.limit, hold: item.holdSeconds })),
+        items.map((item, ref) => ({
+          ref,
+          queue: item.queue,
+          holder: item.holder,
+          consumer: item.consumerId,
+          lim: item.limit,
+          max_bytes: item.maxBytes,
+          hold: item.holdSeconds,
+        })),
       ),
     ],
   });

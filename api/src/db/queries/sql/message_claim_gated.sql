@@ -1,7 +1,7 @@
 -- message_claim_gated: the statement as the broker prepares it (api/src/db/queries/).
 -- Written by `npm run sql:render -w @miniqueue/api`; a test fails when it is stale. Do not edit.
 WITH r AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, hold float8)),
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, queue text, holder text, consumer text, lim int, max_bytes bigint, hold float8)),
      g AS (
        SELECT q.name, q.single_active_consumer AS sac, q.max_deliveries_per_second AS rate,
               greatest(1, q.max_deliveries_per_second / 10.0) AS burst, q.gated, q.max_priority IS NOT NULL AS prioritized,
@@ -54,38 +54,40 @@ WITH r AS (
         CROSS JOIN LATERAL miniqueue_fair_keys(w.queue, t.last_key, w.per_key, least(1000, 4 * w.n + 16)::int) k
         WHERE w.fair AND w.n > 0),
      picked AS (
-       SELECT w.queue, p.id, p.group_key,
+       SELECT w.queue, p.id, p.bytes, p.group_key,
               row_number() OVER (PARTITION BY w.queue ORDER BY p.turn, p.visit, p.priority DESC NULLS LAST, p.available_at, p.seq) AS n
          FROM wanted w CROSS JOIN LATERAL (
            -- Each branch a subquery of its own: FOR UPDATE is not allowed on a branch of a UNION.
            SELECT * FROM (
-             SELECT id, priority, available_at, seq, 1::bigint AS turn, 0 AS visit, NULL::text AS group_key FROM message x
+             SELECT id, priority, available_at, seq, octet_length(payload) AS bytes, 1::bigint AS turn, 0 AS visit, NULL::text AS group_key FROM message x
               WHERE NOT w.prioritized AND NOT w.fair AND queue_name = w.queue AND status = 'PENDING' AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
               ORDER BY available_at, seq
               LIMIT w.n
                 FOR UPDATE SKIP LOCKED) oldest
            UNION ALL
            SELECT * FROM (
-             SELECT id, priority, available_at, seq, 1::bigint AS turn, 0 AS visit, NULL::text AS group_key FROM message x
+             SELECT id, priority, available_at, seq, octet_length(payload) AS bytes, 1::bigint AS turn, 0 AS visit, NULL::text AS group_key FROM message x
               WHERE w.prioritized AND queue_name = w.queue AND status = 'PENDING' AND priority IS NOT NULL
                 AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
               ORDER BY priority DESC, available_at, seq
               LIMIT w.n
                 FOR UPDATE SKIP LOCKED) highest
            UNION ALL
-           SELECT t.id, NULL::smallint, t.available_at, t.seq, t.turn, k.visit, k.group_key
+           SELECT t.id, NULL::smallint, t.available_at, t.seq, t.bytes, t.turn, k.visit, k.group_key
              FROM fair_keys k CROSS JOIN LATERAL (
                SELECT h.*, row_number() OVER (ORDER BY h.available_at, h.seq) AS turn FROM (
-                 SELECT id, available_at, seq FROM message x
+                 SELECT id, available_at, seq, octet_length(payload) AS bytes FROM message x
                   WHERE queue_name = k.queue AND group_key = k.group_key AND status = 'PENDING'
                     AND available_at <= now() AND (x.expires_at IS NULL OR x.expires_at > now())
                   ORDER BY available_at, seq
                   LIMIT least(k.room, w.n)
                     FOR UPDATE SKIP LOCKED) h) t
             WHERE w.fair AND k.queue = w.queue AND k.room > 0) p),
-     assigned AS (
-       SELECT p.id, q.ref, q.holder, q.consumer
+     positioned AS (
+       SELECT p.id, q.ref, q.holder, q.consumer, q.max_bytes, sum(p.bytes) OVER (PARTITION BY q.ref ORDER BY p.n) - p.bytes AS bytes_before
          FROM picked p JOIN req q ON q.queue = p.queue AND p.n > q.upto - q.lim AND p.n <= q.upto),
+     assigned AS (
+       SELECT id, ref, holder, consumer FROM positioned WHERE max_bytes IS NULL OR bytes_before < max_bytes),
      claimed AS (
        UPDATE message m
           SET status = 'UNACKED', holder = a.holder, consumer_id = a.consumer, unacked_at = now(),
