@@ -71,7 +71,7 @@ export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps
   const dashboardPool = createDashboardPool(pool, config);
   const metrics = new Metrics(dashboardPool);
   changes.on('transitions', (transitions) => metrics.count(transitions));
-  const databaseHealth = new DatabaseHealth(pool.options);
+  const databaseHealth = new DatabaseHealth(pool);
   metrics.watchDatabase(() => databaseHealth.isUp());
   // Per-bucket counts of what this instance committed, written once per bucket (src/stats/).
   const rates = new RateCounter();
