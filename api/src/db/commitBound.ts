@@ -49,11 +49,9 @@ const COMMIT = /^\s*(COMMIT|END)\s*;?\s*$/i;
 type Args = unknown[];
 type QueryFunction = (...args: Args) => unknown;
 
+/** A query as pg takes it: text, or a config object (or a submittable, such as a cursor). */
 interface QueryShape {
   text?: string;
-  name?: string;
-  values?: unknown[];
-  queryMode?: string;
   submit?: unknown;
 }
 

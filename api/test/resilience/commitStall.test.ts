@@ -137,5 +137,16 @@ describe('commits that wait for a synchronous standby that is gone', () => {
     expect([200, 201]).toContain(retried.status);
     const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM message WHERE payload = $1', [keyedPayload]);
     expect(rows[0].n).toBe(1);
+
+    // The group commit that the six shared may have committed locally: none of them was tried again
+    // on its own (which would store it a second time).
+    // A read commits nothing to wait for: it runs past the bound (statement_timeout bounds it).
+    const read = await mq.pool.query<{ slept: boolean }>('SELECT pg_sleep($1) IS NULL AS slept', [(1.5 * COMMIT_TIMEOUT_MS) / 1000]);
+    expect(read.rows).toEqual([{ slept: true }]);
+
+    const shared = await admin.query<{ payload: string; n: number }>(
+      "SELECT payload, count(*)::int AS n FROM message WHERE payload LIKE 'together %' GROUP BY payload HAVING count(*) > 1",
+    );
+    expect(shared.rows).toEqual([]);
   });
 });
