@@ -6,7 +6,7 @@ import { commitProbe } from './queries/commitProbe.js';
 import { newClient } from './targetedClient.js';
 
 /** Connecting for a check that takes longer than this says the database is down. */
-const CONNECT_TIMEOUT_MS = 2_000;
+export const CONNECT_TIMEOUT_MS = 2_000;
 /** Probes arriving within this long of a finished check get its answer. */
 export const REUSE_MS = 1_000;
 
@@ -38,6 +38,19 @@ export class DatabaseHealth {
 
   async isUp(): Promise<boolean> {
     return (await this.state()) === 'up';
+  }
+
+  /**
+   * For a scrape, which must not wait out a stalled commit (up to the commit timeout, about
+   * Prometheus' own scrape timeout): no answer within `ms` counts as not up; the check goes on,
+   * and its answer serves the next asker.
+   */
+  isUpWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    return Promise.race([this.isUp(), late]).finally(() => clearTimeout(timer));
   }
 
   state(): Promise<DatabaseState> {

@@ -107,6 +107,9 @@ describe('commits that wait for a synchronous standby that is gone', () => {
       expect(health.answer.body.code).toBe('database_unavailable');
       expect(health.answer.headers['retry-after']).toBe('1');
 
+      const scrape = await timed('a scrape', () => mq.get('/actuator/prometheus', mq.adminKey));
+      expect(scrape.answer.body).toMatch(/^miniqueue_database_up 0$/m);
+
       stream.send(publishFrame(1, TOPIC, 'streamed during the stall'));
       const reject = await stream.next((frame) => frame.type === 'reject' && frame.seq === 1, COMMIT_TIMEOUT_MS + SLACK_MS);
       expect(reject).toMatchObject({ status: 503, code: 'database_unavailable', retry_after_seconds: 1 });
@@ -141,7 +144,7 @@ describe('commits that wait for a synchronous standby that is gone', () => {
     // The group commit that the six shared may have committed locally: none of them was tried again
     // on its own (which would store it a second time).
     // A read commits nothing to wait for: it runs past the bound (statement_timeout bounds it).
-    const read = await mq.pool.query<{ slept: boolean }>('SELECT pg_sleep($1) IS NULL AS slept', [(1.5 * COMMIT_TIMEOUT_MS) / 1000]);
+    const read = await mq.pool.query<{ slept: boolean }>('SELECT true AS slept FROM pg_sleep($1)', [(1.5 * COMMIT_TIMEOUT_MS) / 1000]);
     expect(read.rows).toEqual([{ slept: true }]);
 
     const shared = await admin.query<{ payload: string; n: number }>(
