@@ -12,7 +12,7 @@ import { Wakeups } from './broker/longPollWakeups.js';
 import { serviceOf } from './lifecycle/lifecycle.js';
 import type { Service } from './lifecycle/service.js';
 import { Metrics } from './metrics.js';
-import { DatabaseHealth } from './db/health.js';
+import { CONNECT_TIMEOUT_MS, DatabaseHealth } from './db/health.js';
 import { PushTargets } from './push/targets.js';
 import { PushWorker } from './push/pushWorker.js';
 import type { NotificationBus } from './realtime/bus.js';
@@ -71,8 +71,8 @@ export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps
   const dashboardPool = createDashboardPool(pool, config);
   const metrics = new Metrics(dashboardPool);
   changes.on('transitions', (transitions) => metrics.count(transitions));
-  const databaseHealth = new DatabaseHealth(pool.options);
-  metrics.watchDatabase(() => databaseHealth.isUp());
+  const databaseHealth = new DatabaseHealth(pool);
+  metrics.watchDatabase(() => databaseHealth.isUpWithin(CONNECT_TIMEOUT_MS));
   // Per-bucket counts of what this instance committed, written once per bucket (src/stats/).
   const rates = new RateCounter();
   changes.on('transitions', (transitions) => rates.transitions(transitions));

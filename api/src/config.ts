@@ -197,6 +197,13 @@ export const envSchema = Joi.object({
     .max(3600)
     .default(30)
     .description('Longest any one statement may run before PostgreSQL cancels it (the request is answered 503)'),
+  MINIQUEUE_DB_COMMIT_TIMEOUT_SECONDS: Joi.number()
+    .min(0.1)
+    .max(600)
+    .default(10)
+    .description(
+      'Longest a write waits for its commit (e.g. for a synchronous standby that is gone) before it is answered 503 with Retry-After; the outcome is then unknown (see docs/api-guide.md)',
+    ),
   MINIQUEUE_DASHBOARD_DB_POOL_SIZE: Joi.number()
     .integer()
     .min(1)
@@ -260,6 +267,8 @@ export interface Config {
   stream: { resumeGraceMs: number; maxUnconfirmed: number; totalQueuedBytes: number };
   push: PushConfig;
   dbStatementTimeoutMs: number;
+  /** A commit not confirmed within this long is answered 503, its outcome unknown (db/commitBound.ts). */
+  dbCommitTimeoutMs: number;
   /** The dashboard's reads run on a pool of their own, so they never hold the broker's connections. */
   dashboardDb: { poolSize: number; statementTimeoutMs: number };
 }
@@ -335,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffSeconds: e.MINIQUEUE_PUSH_BACKOFF_SECONDS,
     },
     dbStatementTimeoutMs: Math.round(e.MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS * 1000),
+    dbCommitTimeoutMs: Math.round(e.MINIQUEUE_DB_COMMIT_TIMEOUT_SECONDS * 1000),
     dashboardDb: {
       poolSize: e.MINIQUEUE_DASHBOARD_DB_POOL_SIZE,
       statementTimeoutMs: Math.round(e.MINIQUEUE_DASHBOARD_STATEMENT_TIMEOUT_SECONDS * 1000),

@@ -79,15 +79,15 @@ export class Metrics {
   }
 
   /**
-   * `miniqueue_database_up`: whether this instance reaches its database (1) or not (0), asked at
-   * each scrape on a connection of its own (db/health.ts). While it is 0 the queue series are left
+   * `miniqueue_database_up`: whether this instance reaches its database and a commit there is
+   * confirmed in time (1) or not (0), asked at each scrape on a connection of its own (db/health.ts). While it is 0 the queue series are left
    * out of the scrape rather than failing it: Prometheus still hears from the instance, and the
    * alert says what is wrong (the database), not that the instance is gone.
    */
   watchDatabase(isUp: () => Promise<boolean>): void {
     new client.Gauge({
       name: 'miniqueue_database_up',
-      help: 'Whether this instance reaches its PostgreSQL database (1) or not (0)',
+      help: 'Whether this instance reaches its PostgreSQL database and it confirms commits in time (1) or not (0)',
       registers: [this.registry],
       async collect() {
         this.set((await isUp().catch(() => false)) ? 1 : 0);

@@ -83,6 +83,7 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
   const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    commitTimeoutMs: config.dbCommitTimeoutMs,
   });
   await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   const newAdminKey = await ensureAdmin(pool, config.bootstrapAdminKey);

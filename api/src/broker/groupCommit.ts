@@ -23,7 +23,9 @@
  * committed would then be stored twice or denied. What it reads to answer goes in the same
  * statement or transaction as what it writes; a read it must make after its commit (an
  * explanation for what the statement left out) fails only the requests it was for, and is
- * reported in their results, never thrown.
+ * reported in their results, never thrown. The one throw whose batch may have committed is a
+ * commit the database did not confirm in time (CommitOutcomeUnknownError, db/commitBound.ts): it
+ * is final, so every request of the batch is answered 503 and none is tried again on its own.
  *
  * What waits is bounded (`maxWaiting`): while the database is slower than requests arrive, the
  * waiting list would otherwise grow with every request's payload until the process runs out of

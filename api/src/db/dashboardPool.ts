@@ -22,5 +22,6 @@ export function createDashboardPool(brokerPool: Pool, config: Config): Pool {
     statementTimeoutMs: config.dashboardDb.statementTimeoutMs,
     applicationName: 'miniqueue-dashboard',
     purpose: 'reads',
+    commitTimeoutMs: config.dbCommitTimeoutMs,
   });
 }

@@ -20,6 +20,22 @@ export class NoSuitableServerError extends UnavailableError {
   }
 }
 
+/**
+ * A commit the database did not confirm within MINIQUEUE_DB_COMMIT_TIMEOUT_SECONDS (db/commitBound.ts),
+ * typically waiting for a synchronous standby that is gone. Its outcome is unknown: the wait was
+ * cancelled, and PostgreSQL keeps such a transaction committed locally. So a retry may find it
+ * done (an idempotent publish answers 200 duplicate, an ack 404 or 409), and a publish without an
+ * Idempotency-Key may be stored twice.
+ */
+export class CommitOutcomeUnknownError extends UnavailableError {
+  constructor(timeoutMs: number) {
+    super(
+      `The database did not confirm the commit within ${timeoutMs / 1000} s; it may or may not have taken effect. Try again shortly (with the same Idempotency-Key, a publish is stored once)`,
+      DATABASE_RETRY_AFTER_SECONDS,
+    );
+  }
+}
+
 /** PostgreSQL error codes the broker reacts to (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -46,6 +62,8 @@ export const isLockContention = (error: unknown) => {
 };
 export const isUniqueViolation = (error: unknown) => pgCode(error) === UNIQUE_VIOLATION;
 export const isForeignKeyViolation = (error: unknown) => pgCode(error) === FOREIGN_KEY_VIOLATION;
+/** PostgreSQL refused a new connection at max_connections: it is there, and its open connections serve. */
+export const isServerFull = (error: unknown) => pgCode(error) === TOO_MANY_CONNECTIONS;
 /** PostgreSQL answered but took no new connection: max_connections reached, or starting up. */
 export const isConnectionRefusedForNow = (error: unknown) => {
   const code = pgCode(error);
@@ -60,10 +78,12 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIME
  * granted within lock_timeout (55P03: busy, so try again), a statement past its statement_timeout
  * (57014: likewise), a write refused by a server that has turned read-only (25006: the broker is
  * moving to the new primary), or the pool giving up waiting for a connection or for a writable
- * server (pool.ts and targetedClient.ts raise an UnavailableError then).
+ * server (pool.ts and targetedClient.ts raise an UnavailableError then), or a commit not confirmed in
+ * time (commitBound.ts): as final as the others, so a group commit never tries such a batch's
+ * requests again one by one (they may be stored already).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof ConnectionWaitExpiredError || error instanceof NoSuitableServerError) return true;
+  if (error instanceof ConnectionWaitExpiredError || error instanceof NoSuitableServerError || error instanceof CommitOutcomeUnknownError) return true;
   const code = pgCode(error);
   if (
     code &&

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget, type HostAndPort } from './databaseUrl.js';
+import { isServerFull } from './errors.js';
 
 /**
  * Which of a multi-host URL's servers a connection should go to, found by asking them (libpq's
@@ -85,7 +86,8 @@ export class HostLocator extends EventEmitter<{ left: [HostAndPort] }> {
   }
 
   private async probeAll(purpose: Purpose): Promise<HostAndPort | undefined> {
-    const roles = await Promise.all(this.target.hosts.map((host) => this.probe(host)));
+    const answers = await Promise.all(this.target.hosts.map((host) => this.probe(host)));
+    const roles = answers.map((answer) => (answer === 'full' ? undefined : answer));
     // prefer-standby (the dashboard's reads): a standby if one answers, else any server that does.
     const preferred = purpose === 'reads' && this.target.sessionAttrs === 'prefer-standby' ? this.target.hosts.find((_, i) => roles[i]?.inRecovery) : undefined;
     const chosen =
@@ -95,10 +97,13 @@ export class HostLocator extends EventEmitter<{ left: [HostAndPort] }> {
         return role !== undefined && this.suits(purpose, role);
       });
     if (chosen) this.found.set(purpose, chosen);
-    return chosen;
+    // None suits among those that let the probe in; one that refused it for being full is there,
+    // and may be the one: a connection tries it (and checks it) rather than calling all unreachable.
+    return chosen ?? this.target.hosts.find((_, i) => answers[i] === 'full');
   }
 
-  private async probe(host: HostAndPort): Promise<ServerRole | undefined> {
+  /** The server's role; `full` when it refused the probe at max_connections; undefined: no answer. */
+  private async probe(host: HostAndPort): Promise<ServerRole | 'full' | undefined> {
     const client = new pg.Client({
       ...this.probeConfig,
       connectionString: this.target.singleHostUrl,
@@ -111,8 +116,8 @@ export class HostLocator extends EventEmitter<{ left: [HostAndPort] }> {
     try {
       await client.connect();
       return await serverRole(client);
-    } catch {
-      return undefined;
+    } catch (error) {
+      return isServerFull(error) ? 'full' : undefined;
     } finally {
       await client.end().catch(() => undefined);
     }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { backoffDelayMs } from '../lifecycle/backoff.js';
+import { boundCommits } from './commitBound.js';
 import { ConnectionWaitExpiredError, NoSuitableServerError, isConnectionRefusedForNow } from './errors.js';
 import type { Purpose } from './hostLocator.js';
 import { TargetedClient, isTargeted } from './targetedClient.js';
@@ -43,6 +44,8 @@ class WaitingPool extends pg.Pool {
     private readonly waitMs: number,
     /** Set in every transaction of withTransaction(). */
     readonly lockTimeoutMs: number,
+    /** Longest any of the pool's connections waits for a commit (db/commitBound.ts). */
+    readonly commitTimeoutMs: number,
   ) {
     super(config);
   }
@@ -83,7 +86,11 @@ class WaitingPool extends pg.Pool {
    */
   private checkOut(): Promise<pg.PoolClient> {
     return new Promise((resolve, reject) => {
-      super.connect((error, client) => (error || !client ? reject(error) : resolve(guard(client))));
+      super.connect((error, client) => {
+        if (error || !client) return reject(error);
+        boundCommits(client, this.commitTimeoutMs);
+        resolve(guard(client));
+      });
     });
   }
 
@@ -127,6 +134,13 @@ function guard(client: pg.PoolClient): pg.PoolClient {
 /** Longest a statement runs by default (MINIQUEUE_DB_STATEMENT_TIMEOUT_SECONDS). */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
+/**
+ * Longest a write waits for its commit by default (MINIQUEUE_DB_COMMIT_TIMEOUT_SECONDS). A commit
+ * takes milliseconds, a synchronous standby's confirmation among them; one that takes seconds waits
+ * for a standby that is not there, and a client is better told 503 than left waiting.
+ */
+export const DEFAULT_COMMIT_TIMEOUT_MS = 10_000;
+
 export interface PoolSettings {
   /** Every statement on the pool's connections is cancelled after this long (57014, answered 503). */
   statementTimeoutMs?: number;
@@ -134,6 +148,8 @@ export interface PoolSettings {
   applicationName?: string;
   /** With a multi-host URL: the dashboard's reads may go to a standby (target_session_attrs=prefer-standby). */
   purpose?: Purpose;
+  /** A commit not confirmed within this long fails with CommitOutcomeUnknownError (503), its connection closed. */
+  commitTimeoutMs?: number;
 }
 
 export function createPool(
@@ -164,6 +180,7 @@ export function createPool(
     } as pg.PoolConfig,
     waitMs,
     lockTimeoutMs,
+    Math.round(settings.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS),
   );
   pool.setMaxListeners(0);
   // An idle client's connection can drop (database restart); the pool replaces it. Without a
@@ -171,6 +188,9 @@ export function createPool(
   pool.on('error', () => undefined);
   return pool;
 }
+
+/** How long the pool's connections wait for a commit (ms). */
+export const commitTimeoutOf = (pool: pg.Pool) => (pool instanceof WaitingPool ? pool.commitTimeoutMs : DEFAULT_COMMIT_TIMEOUT_MS);
 
 /** The lock timeout each of the pool's transactions starts with (ms). */
 export const lockTimeoutOf = (pool: pg.Pool) => Math.round(pool instanceof WaitingPool ? pool.lockTimeoutMs : DEFAULT_LOCK_TIMEOUT_MS);
@@ -180,7 +200,8 @@ export const lockTimeoutOf = (pool: pg.Pool) => Math.round(pool instanceof Waiti
  * waits at most the pool's lock timeout for each lock (SET LOCAL: it ends with the transaction,
  * so statements outside transactions, and the next user of the connection, are unaffected). A
  * connection that dies meanwhile fails the transaction (PostgreSQL aborts it with the session)
- * and is discarded on release (see guard()).
+ * and is discarded on release (see guard()). A COMMIT not confirmed within the pool's commit
+ * timeout fails with CommitOutcomeUnknownError, its connection closed (db/commitBound.ts).
  */
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

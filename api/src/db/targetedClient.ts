@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseDatabaseUrl, type HostAndPort } from './databaseUrl.js';
-import { NoSuitableServerError, isReadOnlyTransaction, pgCode } from './errors.js';
+import { NoSuitableServerError, isReadOnlyTransaction, isServerFull, pgCode } from './errors.js';
 import { locatorFor, pointAt, sameHost, serverRole, type HostLocator, type Purpose } from './hostLocator.js';
 
 /** Connection settings, plus what the connection is for (the pools set it; dedicated connections write). */
@@ -16,7 +16,8 @@ export type TargetedConfig = pg.ClientConfig & { purpose?: Purpose };
  * Every failure to find or reach a suitable server is a NoSuitableServerError (503 with
  * Retry-After), which the pool waits out for up to MINIQUEUE_DB_CONNECTION_WAIT_SECONDS. Errors
  * that another server would not cure (a wrong password, a missing database, a full server) stay
- * what they are.
+ * what they are; a full server stays the one found (it is there: the pool waits for a slot on it,
+ * and health counts it as reachable, as with a one-host URL).
  */
 export class TargetedClient extends pg.Client {
   private readonly locator: HostLocator;
@@ -52,6 +53,9 @@ export class TargetedClient extends pg.Client {
     try {
       await super.connect();
     } catch (error) {
+      // A full server is still the one found (asking all the hosts again would find it full too,
+      // and call every one unreachable); the refusal is the caller's to wait out, as with one host.
+      if (isServerFull(error)) throw error;
       this.locator.forget(host);
       throw isCuredElsewhere(error) ? new NoSuitableServerError(String(error)) : error;
     }

@@ -55,6 +55,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   const services = new ServiceGroup();
   const pool = createPool(databaseUrl, config.dbPoolSize, config.dbConnectionWaitMs, config.dbLockTimeoutMs, {
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    commitTimeoutMs: config.dbCommitTimeoutMs,
   });
   await services.start(serviceOf('database-pool', { stop: () => pool.end() }));
   await ensureAdmin(pool, adminKey);

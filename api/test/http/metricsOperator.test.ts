@@ -59,7 +59,7 @@ describe('metrics an operator alerts on', () => {
     const unreachable = createPool('postgresql://nobody@127.0.0.1:1/none', 2, 500);
     try {
       const metrics = new Metrics(unreachable);
-      metrics.watchDatabase(() => new DatabaseHealth(unreachable.options).isUp());
+      metrics.watchDatabase(() => new DatabaseHealth(unreachable).isUp());
       const text = (await metrics.render()).body;
       expect(sample(text, 'miniqueue_database_up')).toBe(0);
       expect(text).not.toContain('miniqueue_queue_depth{');

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Server, ServerRoute } from '@hapi/hapi';
 import { UnavailableError } from '../../errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/errors.js';
-import { DatabaseHealth } from '../../db/health.js';
+import { DatabaseHealth, type DatabaseState } from '../../db/health.js';
 import { readinessOf } from '../../lifecycle/readiness.js';
 import type { ServiceHealth } from '../../lifecycle/service.js';
 import { realtimeHub } from '../../realtime/plugin.js';
@@ -22,13 +22,22 @@ export function reportServiceHealth(server: Server, health: () => ServiceHealth[
   server.app.serviceHealth = health;
 }
 
+/** Why the database keeps this instance from serving (null: it does not). */
+function databaseProblem(state: DatabaseState, database: DatabaseHealth): string | null {
+  if (state === 'unreachable') return 'Database unreachable';
+  if (state === 'not-committing') return `Database does not confirm commits within ${database.commitTimeoutMs / 1000} s`;
+  return null;
+}
+
 /**
  * UP, DEGRADED (serving; background services named, never their errors: anyone may ask), or DOWN
- * as 503 in the error shape: the database does not answer, a connection the instance serves with
- * is lost, or it is stopping. The database is asked on a connection of the check's own.
+ * as 503 in the error shape: the database does not answer or does not commit a write in time, a
+ * connection the instance serves with is lost, or it is stopping. See db/health.ts for how the
+ * database is asked.
  */
 async function healthOf(server: Server, database: DatabaseHealth) {
-  if (!(await database.isUp())) throw new UnavailableError('Database unreachable', DATABASE_RETRY_AFTER_SECONDS);
+  const problem = databaseProblem(await database.state(), database);
+  if (problem) throw new UnavailableError(problem, DATABASE_RETRY_AFTER_SECONDS);
   // The WebSockets start and stop with this server, outside the services its owner holds.
   const readiness = readinessOf([...(server.app.serviceHealth?.() ?? []), realtimeHub(server).health()]);
   if (readiness.status !== 'DOWN') return readiness;
@@ -44,7 +53,7 @@ export const ASYNCAPI_PATH = fileURLToPath(new URL('../../../../asyncapi.yaml', 
 export function opsRoutes(ctx: AppContext): ServerRoute[] {
   const openapi = readFileSync(OPENAPI_PATH, 'utf8');
   const asyncapi = readFileSync(ASYNCAPI_PATH, 'utf8');
-  const health = new DatabaseHealth(ctx.pool.options);
+  const health = new DatabaseHealth(ctx.pool);
   return [
     {
       method: 'GET',

@@ -84,7 +84,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). 
+     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or does not confirm a commit within `MINIQUEUE_DB_COMMIT_TIMEOUT_SECONDS` (each check commits a tiny write, so a server whose commits wait for a synchronous standby that is gone is DOWN), or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). A server that refuses one more connection because it is at `max_connections` is reachable: the instance serves with the connections it holds (whether `DATABASE_URL` names one host or several). 
      * Health check
      */
     async getHealthRaw(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Health>> {
@@ -95,7 +95,7 @@ export class OperationsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). 
+     * Readiness, from the health of every service the instance runs. `200` with `UP`, or with `DEGRADED` when it serves but background services report a problem (named in `degraded`: a job whose last pass failed, rates not written); not a reason to take it out of service. `503` (error shape) when it must not be sent traffic: the database does not answer, or does not confirm a commit within `MINIQUEUE_DB_COMMIT_TIMEOUT_SECONDS` (each check commits a tiny write, so a server whose commits wait for a synchronous standby that is gone is DOWN), or a connection the instance serves with (its LISTEN or its coordination connection) is lost and reconnecting (`database_unavailable`), or it is stopping (`shutting_down`). A server that refuses one more connection because it is at `max_connections` is reachable: the instance serves with the connections it holds (whether `DATABASE_URL` names one host or several). 
      * Health check
      */
     async getHealth(initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Health> {
