@@ -22,11 +22,11 @@ WebSocket.prototype.send = function recorded(this: WebSocket, data: unknown, ...
 } as typeof originalSend;
 afterEach(() => void wire.splice(0));
 
-async function setUp(name: string, queue: { ackTimeoutSeconds?: number; maxRetries?: number }) {
+async function setUp(name: string, queue: { ackTimeoutSeconds?: number; maxRetries?: number }, transport: 'stream' | 'http') {
   await admin.topics.create(name);
   await admin.queues.create(name, name, queue);
   const producer = await env.client(`${name}-producer`, [`publish:${name}`]);
-  const consumerClient = await env.client(`${name}-consumer`, [`consume:${name}`], { retry: { baseDelayMs: 20 } });
+  const consumerClient = await env.client(`${name}-consumer`, [`consume:${name}`], { retry: { baseDelayMs: 20 }, transport });
   return { producer, consumerClient };
 }
 
@@ -46,8 +46,9 @@ async function consumeWhileSweeping(
   handler: MessageHandler,
   options: ConsumerOptions,
   done: (seen: Seen) => boolean,
+  transport: 'stream' | 'http' = 'stream',
 ) {
-  const { producer, consumerClient } = await setUp(name, queue);
+  const { producer, consumerClient } = await setUp(name, queue, transport);
   const ids = (
     await producer.publishBatch(
       name,
@@ -128,34 +129,40 @@ describe('consumer leases over the stream', { timeout: 60_000 }, () => {
     expect(await countsOf('patient')).toMatchObject({ acked: 10, pending: 0, unacked: 0, dead: 0 });
   });
 
-  it('hands back, once and without penalty, a message whose handler outlives the maximum extension; it is delivered again', async () => {
-    const reasons: unknown[] = [];
-    const { ids, seen } = await consumeWhileSweeping(
-      'hung',
-      { ackTimeoutSeconds: 2 },
-      1,
-      async (message, { signal }) => {
-        if (reasons.length > 0) return; // the second delivery is handled at once
-        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-        reasons.push(signal.reason);
-      },
-      { concurrency: 1, prefetch: 2, maxExtensionSeconds: 3, stopTimeoutMs: 1000 },
-      (s) => s.processed.length >= 1,
-    );
-    expect(seen.expired, 'leases the sweeper found expired').toBe(0);
-    expect(seen.errors).toEqual([]);
-    expect(reasons).toHaveLength(1);
-    expect(reasons[0]).toBeInstanceOf(LeaseLostError);
-    expect(seen.runs, 'delivered twice, its retry count unchanged').toEqual([
-      { id: ids[0], retryCount: 0 },
-      { id: ids[0], retryCount: 0 },
-    ]);
-    // The first handler's outcome was not applied: only the second delivery was acked.
-    expect(seen.processed.map((event) => event.outcome)).toEqual(['acked']);
-    const handBacks = wire.filter((frame) => frame.type === 'nack');
-    expect(handBacks).toEqual([expect.objectContaining({ id: ids[0], count_retry: false, delay_seconds: 0 })]);
-    expect(await countsOf('hung')).toMatchObject({ acked: 1, pending: 0, unacked: 0, dead: 0 });
-  });
+  it.each(['stream', 'http'] as const)(
+    '%s: hands back, once and without penalty, a message whose handler outlives the maximum extension; it is delivered again',
+    async (transport) => {
+      const reasons: unknown[] = [];
+      const { ids, seen } = await consumeWhileSweeping(
+        `hung-${transport}`,
+        { ackTimeoutSeconds: 2 },
+        1,
+        async (message, { signal }) => {
+          if (reasons.length > 0) return; // the second delivery is handled at once
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          reasons.push(signal.reason);
+        },
+        { concurrency: 1, prefetch: 2, maxExtensionSeconds: 3, stopTimeoutMs: 1000 },
+        (s) => s.processed.length >= 1,
+        transport,
+      );
+      expect(seen.expired, 'leases the sweeper found expired').toBe(0);
+      expect(seen.errors).toEqual([]);
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]).toBeInstanceOf(LeaseLostError);
+      expect(seen.runs, 'delivered twice, its retry count unchanged').toEqual([
+        { id: ids[0], retryCount: 0 },
+        { id: ids[0], retryCount: 0 },
+      ]);
+      // The first handler's outcome was not applied: only the second delivery was acked.
+      expect(seen.processed.map((event) => event.outcome)).toEqual(['acked']);
+      if (transport === 'stream') {
+        const handBacks = wire.filter((frame) => frame.type === 'nack');
+        expect(handBacks).toEqual([expect.objectContaining({ id: ids[0], count_retry: false, delay_seconds: 0 })]);
+      }
+      expect(await countsOf(`hung-${transport}`)).toMatchObject({ acked: 1, pending: 0, unacked: 0, dead: 0 });
+    },
+  );
 
   it('extends many held messages with few frames, each for many ids', async () => {
     // 200 messages held at once (one slow handler, 199 waiting) through three rounds of a 2 s lease.
