@@ -1,5 +1,6 @@
 import { LeaseLostError } from '../errors.js';
 import type { Message } from '../generated/index.js';
+import { isLoss } from './leases.js';
 
 export interface HandlerLeaseOptions {
   message: Message;
@@ -34,9 +35,14 @@ export class HandlerLease {
     return this.controller.signal.reason instanceof LeaseLostError;
   }
 
-  /** Extends now (the handler's own extend()); throws what the broker answered. */
-  extendNow(seconds: number): Promise<void> {
-    return this.options.extend(seconds);
+  /** Extends now (the handler's own extend()); throws what the broker answered, and a refusal (409/404) loses the lease. */
+  async extendNow(seconds: number): Promise<void> {
+    try {
+      await this.options.extend(seconds);
+    } catch (error) {
+      if (isLoss(error)) this.lose(error);
+      throw error;
+    }
   }
 
   /** The message is no longer this delivery's to settle: abort as a refused extension would. */

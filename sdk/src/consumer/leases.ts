@@ -76,13 +76,12 @@ export class Leases {
     if (this.entries.get(message.message_id)?.message === message) this.entries.delete(message.message_id);
   }
 
-  /** The handler's own extension, at once; throws what the broker answered (a lost lease is also reported through `lost`). */
+  /** The handler's own extension, at once; throws what the broker answered (a lost lease is no longer kept). */
   async extendNow(message: Message, seconds: number): Promise<void> {
     try {
       await this.options.extend(message.message_id, seconds);
     } catch (error) {
-      const entry = this.entries.get(message.message_id);
-      if (isLoss(error) && entry?.message === message) this.lose(entry, error);
+      if (isLoss(error)) this.release(message);
       throw error;
     }
   }
@@ -143,4 +142,4 @@ export class Leases {
 }
 
 /** A 409/404 on extension: the lease is gone (redelivered, taken, purged). */
-const isLoss = (error: unknown) => error instanceof ConflictError || error instanceof NotFoundError;
+export const isLoss = (error: unknown) => error instanceof ConflictError || error instanceof NotFoundError;

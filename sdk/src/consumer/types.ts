@@ -10,7 +10,7 @@ export interface HandlerContext {
    * have it now) or when stop() gives up waiting; a long handler should stop its work then.
    */
   signal: AbortSignal;
-  /** Extends the lease by `seconds` from now, beyond what the heartbeat does (never past the maximum extension: see ConsumerOptions.maxExtensionSeconds). */
+  /** Extends the lease by `seconds` from now, beyond what the heartbeat does; the message is still handed back at `maxExtensionSeconds`. */
   extend(seconds: number): Promise<void>;
 }
 
@@ -57,7 +57,8 @@ export interface ConsumerOptions {
    * Seconds a message may be held, from its delivery, while its lease is extended (as Pub/Sub's
    * client's maximum extension). Then it is handed back before its lease ends: PENDING again with
    * its retry count unchanged and no delay, for any consumer. A handler still running then sees its
-   * signal abort (LeaseLostError) and its outcome is not applied. Default 3600 (one hour).
+   * signal abort (LeaseLostError) and its outcome is not applied. Default 3600 (one hour);
+   * `Infinity` never hands back.
    */
   maxExtensionSeconds?: number;
   /** How long stop() waits for running handlers, in milliseconds. Default 30000. */

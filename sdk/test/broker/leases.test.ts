@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { LeaseLostError, MiniQueue, type ConsumerOptions, type MessageHandler, type ProcessedEvent } from '../../src/index.js';
-import { brokerForFile, sleep, until, type SdkBroker } from '../helpers/broker.js';
+import { LeaseLostError, type MiniQueue, type ConsumerOptions, type MessageHandler, type ProcessedEvent } from '../../src/index.js';
+import { brokerForFile, sleep, type SdkBroker } from '../helpers/broker.js';
 
 let env: SdkBroker;
 let admin: MiniQueue;
