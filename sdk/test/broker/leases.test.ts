@@ -113,6 +113,35 @@ describe('consumer leases over the stream', { timeout: 60_000 }, () => {
     expect(await countsOf('waiting')).toMatchObject({ acked: 10, pending: 0, unacked: 0, dead: 0 });
   });
 
+  it('keeps ordering keys in order while their prefetched messages wait with extended leases', async () => {
+    const { producer, consumerClient } = await setUp('ordered', { ackTimeoutSeconds: 2 }, 'stream');
+    const items = Array.from({ length: 9 }, (_, i) => ({ payload: `k${i % 3}-${Math.floor(i / 3)}`, orderingKey: `k${i % 3}` }));
+    await producer.publishBatch('ordered', items);
+    const runs: string[] = [];
+    let expired = 0;
+    const consumer = consumerClient.consumer(
+      'ordered',
+      async (message) => {
+        runs.push(message.payload);
+        await sleep(1200); // the head of each key waits up to 2.4 s, beyond its 2 s lease
+      },
+      { concurrency: 1, prefetch: 10 },
+    );
+    consumer.on('error', (error) => runs.push(`error: ${String(error)}`));
+    consumer.start();
+    try {
+      while (!(await settled('ordered', 9))) {
+        await sleep(250);
+        expired += await env.sweep();
+      }
+    } finally {
+      await consumer.stop();
+    }
+    expect(expired).toBe(0);
+    expect(runs).toHaveLength(9);
+    for (const key of ['k0', 'k1', 'k2']) expect(runs.filter((run) => run.startsWith(key))).toEqual([0, 1, 2].map((n) => `${key}-${n}`));
+  });
+
   it('dead-letters nothing that never failed: max retries 1, prefetch 8, a 1.5 s handler', async () => {
     const { ids, seen } = await consumeWhileSweeping(
       'patient',
