@@ -33,6 +33,9 @@ const sameClaim = (a: Message, b: Message) => a.retry_count === b.retry_count &&
 
 type Settings = Required<Omit<ConsumerOptions, 'heartbeat'>> & Pick<ConsumerOptions, 'heartbeat'>;
 
+/** At least a second; NaN (a setting read from a bad environment variable) is the default, not a timer loop. */
+const maxExtensionOf = (seconds: number | undefined) => (seconds === undefined || Number.isNaN(seconds) ? DEFAULT_MAX_EXTENSION_SECONDS : Math.max(1, seconds));
+
 function settingsOf(options: ConsumerOptions): Settings {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   return {
@@ -43,7 +46,7 @@ function settingsOf(options: ConsumerOptions): Settings {
     nackDelay: options.nackDelay ?? ((message) => Math.min(MAX_DEFAULT_NACK_DELAY_SECONDS, 2 ** message.retry_count)),
     deadLetter: options.deadLetter ?? ((error) => error instanceof DeadLetterError),
     heartbeat: options.heartbeat,
-    maxExtensionSeconds: Math.max(1, options.maxExtensionSeconds ?? DEFAULT_MAX_EXTENSION_SECONDS),
+    maxExtensionSeconds: maxExtensionOf(options.maxExtensionSeconds),
     stopTimeoutMs: options.stopTimeoutMs ?? 30_000,
     push: options.push ?? false,
     retryPermanentErrors: options.retryPermanentErrors ?? false,
