@@ -98,6 +98,7 @@ export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps
     claim: claimer.groupCommitStats,
     ack: settler.groupCommitStats.acks,
     nack: settler.groupCommitStats.nacks,
+    extend: settler.groupCommitStats.extends,
   });
   const notifications = new NotificationSender(pool, logError);
   const wakeups = new Wakeups({ changes, bus, waiters, instanceId, isFair: (queue) => claimer.gated.isFair(queue) });

@@ -30,7 +30,7 @@ export { Monitor } from './monitor/monitor.js';
 export type { MonitorOptions, MonitorStatus, MonitorClosed, MonitorEvents } from './monitor/types.js';
 export { parseMonitorEvent, concernsQueue, EVENTS_DROPPED, CLOSE_CREDENTIAL_ENDED, MONITOR_VERBS, type MonitorEvent } from './monitor/events.js';
 // The frames of /ws/v1/stream (asyncapi.yaml), for the broker that reads them and any other client.
-export { STREAM_PATH, STREAM_SUBPROTOCOL, MAX_FRAMES_PER_MESSAGE, MAX_ACK_IDS, MAX_PREFETCH } from './stream/frames.js';
+export { STREAM_PATH, STREAM_SUBPROTOCOL, MAX_FRAMES_PER_MESSAGE, MAX_ACK_IDS, MAX_EXTEND_IDS, MAX_PREFETCH } from './stream/frames.js';
 export type {
   ClientFrame,
   PublishFrame,

@@ -2,7 +2,16 @@ import { BrokerError, ConflictError, UnavailableError, type ErrorCode } from '..
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 import type { Pool } from '../db/pool.js';
 import type { Holder } from '../db/queries/messageRow.js';
-import { messageAck, messageExtend, messageFindState, messageNack, type AckedRow, type MessageState, type ReturnedRow } from '../db/queries/messageSettle.js';
+import {
+  messageAck,
+  messageExtend,
+  messageFindState,
+  messageNack,
+  type AckedRow,
+  type ExtendedRow,
+  type MessageState,
+  type ReturnedRow,
+} from '../db/queries/messageSettle.js';
 import { transitionsOf, type Changes } from './changes.js';
 import { GroupCommit, type BatchResult, type GroupCommitLimits } from './groupCommit.js';
 import { afterAdvance } from './ordering.js';
@@ -29,12 +38,28 @@ interface AckRequest {
   holder: Holder;
 }
 
-interface NackRequest {
-  id: string;
-  holder: Holder;
+type Failure = AckManyResult['failed'][number];
+
+export interface ExtendManyResult {
+  extended: { id: string; lease_expires_at: Date }[];
+  failed: Failure[];
+}
+
+interface ExtendRequest extends AckRequest {
+  seconds: number;
+}
+
+export interface NackOptions {
   requeue: boolean;
   delaySeconds: number;
   reason: string | null;
+  /** False hands the message back without using a retry (see messageNack). Default true. */
+  countRetry?: boolean;
+}
+
+interface NackRequest extends NackOptions {
+  id: string;
+  holder: Holder;
 }
 
 /**
@@ -50,12 +75,14 @@ function explain(id: string, state: MessageState | undefined, holder: Holder): B
 }
 
 /**
- * Acks and nacks. Concurrent requests of each kind are group-committed: one statement, one
- * commit for all of them; each request learns its own outcome.
+ * Acks, nacks and lease extensions. Concurrent requests of each kind are group-committed: one
+ * statement, one commit for all of them (whatever number of ids each carries); each request
+ * learns its own outcome.
  */
 export class Settler {
   private readonly acks: GroupCommit<AckRequest, AckManyResult>;
   private readonly nacks: GroupCommit<NackRequest, ReturnedRow>;
+  private readonly extensions: GroupCommit<ExtendRequest, ExtendManyResult>;
 
   constructor(
     private readonly deps: {
@@ -68,10 +95,11 @@ export class Settler {
     const options = { ...deps.groupCommit, isFinal: isDatabaseUnavailable };
     this.acks = new GroupCommit((requests) => this.ackBatch(requests), options);
     this.nacks = new GroupCommit((requests) => this.nackBatch(requests), options);
+    this.extensions = new GroupCommit((requests) => this.extendBatch(requests), options);
   }
 
   get groupCommitStats() {
-    return { acks: this.acks.stats, nacks: this.nacks.stats };
+    return { acks: this.acks.stats, nacks: this.nacks.stats, extends: this.extensions.stats };
   }
 
   /** Acks what the holder holds; every other id is reported with an HTTP-like status. */
@@ -85,16 +113,44 @@ export class Settler {
     throw new BrokerError(failed[0].status, failed[0].code, failed[0].message);
   }
 
-  async nackOne(id: string, holder: Holder, options: { requeue: boolean; delaySeconds: number; reason: string | null }): Promise<ReturnedRow> {
+  async nackOne(id: string, holder: Holder, options: NackOptions): Promise<ReturnedRow> {
     return this.nacks.submit({ id, holder, ...options });
   }
 
-  async extend(id: string, holder: Holder, seconds: number) {
-    const extended = await messageExtend(this.deps.pool, id, holder, seconds);
-    if (extended) return extended;
-    const [state] = await messageFindState(this.deps.pool, [id]);
-    const reason = explain(id, state, holder);
-    throw reason === 'already-acked' ? new ConflictError('message_not_unacked', `Message ${id} is ACKED, not UNACKED`) : reason;
+  /** Sets the lease of every id the holder holds to now + seconds; every other id is reported with an HTTP-like status. */
+  extendMany(ids: string[], holder: Holder, seconds: number): Promise<ExtendManyResult> {
+    return this.extensions.submit({ ids: [...new Set(ids)], holder, seconds });
+  }
+
+  async extend(id: string, holder: Holder, seconds: number): Promise<{ id: string; lease_expires_at: Date }> {
+    const { extended, failed } = await this.extendMany([id], holder, seconds);
+    if (extended.length === 1) return extended[0];
+    throw new BrokerError(failed[0].status, failed[0].code, failed[0].message);
+  }
+
+  private async extendBatch(requests: ExtendRequest[]): Promise<BatchResult<ExtendManyResult>[]> {
+    const items = requests.flatMap((request, ref) => request.ids.map((id) => ({ ref, id, holder: request.holder, seconds: request.seconds })));
+    const rows = await messageExtend(this.deps.pool, items);
+    // By holder and id: one holder's two requests for an id in a batch update its row once, and both see it.
+    const key = (holder: Holder, id: string) => `${holder.holder}\n${id}`;
+    const extendedBy = new Map<string, ExtendedRow>();
+    for (const row of rows) extendedBy.set(key(requests[row.ref].holder, row.id), row);
+    const missed = items.filter((item) => !extendedBy.has(key(item.holder, item.id))).map((item) => item.id);
+    const states = await this.statesAfterCommit(missed);
+    return requests.map((request) => {
+      const result: ExtendManyResult = { extended: [], failed: [] };
+      for (const id of request.ids) {
+        const row = extendedBy.get(key(request.holder, id));
+        if (row) {
+          result.extended.push({ id, lease_expires_at: row.lease_expires_at });
+          continue;
+        }
+        const reason = states instanceof Error ? states : explain(id, states.get(id), request.holder);
+        const error = reason === 'already-acked' ? new ConflictError('message_not_unacked', `Message ${id} is ACKED, not UNACKED`) : reason;
+        result.failed.push({ message_id: id, status: error.status, code: error.code, message: error.message });
+      }
+      return result;
+    });
   }
 
   private async ackBatch(requests: AckRequest[]): Promise<BatchResult<AckManyResult>[]> {

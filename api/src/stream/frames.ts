@@ -3,7 +3,7 @@ import type { ObjectSchema } from 'joi';
 import { ValidationError } from '../errors.js';
 import { problemsOfValue, validationErrorOf } from '../http/validationFailures.js';
 import { quickFrame } from './quickFrames.js';
-import { MAX_ACK_IDS, MAX_FRAMES_PER_MESSAGE, MAX_PREFETCH, type ClientFrame } from '@miniqueue/sdk';
+import { MAX_ACK_IDS, MAX_EXTEND_IDS, MAX_FRAMES_PER_MESSAGE, MAX_PREFETCH, type ClientFrame } from '@miniqueue/sdk';
 import {
   bodyBoolean,
   bodyInteger,
@@ -67,9 +67,17 @@ export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
     requeue: bodyBoolean(),
     delay_seconds: delaySeconds,
     reason: storableText().max(NACK_REASON_MAX).allow(''),
+    // A hand back (false) puts the message back as it was claimed; it cannot also dead-letter it.
+    count_retry: bodyBoolean().when('requeue', { is: false, then: Joi.valid(true).messages({ 'any.only': 'can be false only with requeue true' }) }),
     ref: counter(),
   }),
-  extend: frame('extend', { id: messageId.required(), seconds: bodyInteger().min(1).max(43_200).required(), ref: counter() }),
+  // One lease (`id`, answered as the HTTP extend) or many (`ids`, answered per id as `ack`).
+  extend: frame('extend', {
+    id: messageId,
+    ids: Joi.array().items(messageId).min(1).max(MAX_EXTEND_IDS),
+    seconds: bodyInteger().min(1).max(43_200).required(),
+    ref: counter(),
+  }).xor('id', 'ids'),
   // As /ws/monitor's query: every event, or one queue's.
   watch: frame('watch', { sub: sub.required(), queue: name }),
   unwatch: frame('unwatch', { sub: sub.required() }),

@@ -326,6 +326,7 @@ export class StreamSession {
           requeue: frame.requeue ?? true,
           delaySeconds: frame.delay_seconds ?? 0,
           reason: frame.reason || null,
+          countRetry: frame.count_retry ?? true,
         });
         this.forget(frame.id);
         if (frame.ref !== undefined) this.outbox.send({ type: 'nacked', ref: frame.ref, message_id: row.id, status: row.status });
@@ -338,11 +339,16 @@ export class StreamSession {
 
   private extend(frame: ExtendFrame): void {
     this.settling({ ref: frame.ref }, async (holder) => {
-      const extended = await this.deps.settler.extend(frame.id, holder, frame.seconds);
-      for (const subscription of [...this.subscriptions.values(), ...this.retired]) subscription.extended(frame.id, extended.lease_expires_at);
-      if (frame.ref !== undefined) {
-        this.outbox.send({ type: 'extended', ref: frame.ref, message_id: extended.id, lease_expires_at: extended.lease_expires_at.toISOString() });
-      }
+      // The single-id form is answered as the HTTP extend (or `error`); the `ids` form per id, as `ack`.
+      const result = frame.ids
+        ? await this.deps.settler.extendMany(frame.ids, holder, frame.seconds)
+        : { extended: [await this.deps.settler.extend(frame.id, holder, frame.seconds)], failed: [] };
+      const held = [...this.subscriptions.values(), ...this.retired];
+      for (const extended of result.extended) for (const subscription of held) subscription.extended(extended.id, extended.lease_expires_at);
+      if (frame.ref === undefined) return;
+      const leases = result.extended.map((row) => ({ message_id: row.id, lease_expires_at: row.lease_expires_at.toISOString() }));
+      if (frame.ids === undefined) this.outbox.send({ type: 'extended', ref: frame.ref, ...leases[0] });
+      else this.outbox.send({ type: 'extended', ref: frame.ref, extended: leases, failed: result.failed });
     });
   }
 

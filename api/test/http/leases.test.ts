@@ -52,6 +52,25 @@ describe('leases, fencing, retries and the dead-letter queue', () => {
     await mq.post(`/api/v1/messages/${id}/ack`, undefined, first);
   });
 
+  it('a nack with count_retry false hands the message back as it was claimed, even with its retries used up', async () => {
+    const [id] = await publishOne(mq, 'jobs', 'handed back');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await mq.post('/api/v1/queues/jobs-q/consume', undefined, first);
+      await sweep();
+    }
+    // retry_count 2 = max_retries: a counted nack would kill it now; a hand back does not.
+    await mq.post('/api/v1/queues/jobs-q/consume', undefined, first);
+    const refused = await mq.post(`/api/v1/messages/${id}/nack`, { requeue: false, count_retry: false }, first);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ field: 'count_retry' })] });
+    const handedBack = await mq.post(`/api/v1/messages/${id}/nack`, { count_retry: false }, first);
+    expect(handedBack.body).toEqual({ message_id: id, status: 'PENDING' });
+    expect(await statusOf(mq, id)).toEqual({ status: 'PENDING', retry_count: 2, consumer_id: null });
+    const again = await mq.post('/api/v1/queues/jobs-q/consume', undefined, second);
+    expect(again.body).toMatchObject({ message_id: id, retry_count: 2, consumer_id: 'worker-2' });
+    expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, second)).status).toBe(200);
+  });
+
   it('retries run out into DEAD after max_retries; replay brings it back with retry_count 0', async () => {
     const [id] = await publishOne(mq, 'jobs', 'poison');
     for (let attempt = 0; attempt <= 2; attempt += 1) {

@@ -49,7 +49,7 @@ export async function namedStatements(): Promise<StatementRecorder> {
     (db) => messageAck(db, [{ ref: 0, id: ID, holder: HOLDER }], 24, true),
     (db) => messageNack(db, [{ ref: 0, id: ID, holder: HOLDER, requeue: true, delaySeconds: 0, reason: null }]),
     (db) => messageNack(db, [{ ref: 0, id: ID, holder: HOLDER, requeue: true, delaySeconds: 0, reason: null }], true),
-    (db) => messageExtend(db, ID, HOLDER, 30),
+    (db) => messageExtend(db, [{ ref: 0, id: ID, holder: HOLDER, seconds: 30 }]),
     (db) => messageFindState(db, [ID]),
     (db) => messageExpireLeases(db, 100),
     (db) => messageExpireLeases(db, 100, true),

@@ -110,6 +110,40 @@ describe('/ws/v1/stream keeps to asyncapi.yaml', () => {
     await s.close();
   });
 
+  it('extending many: extended per id, failed as the ack answers them; a hand back without a retry', async () => {
+    await topology(mq, 'many', [{ name: 'many', ack_timeout_seconds: 60 }]);
+    const manyKey = await mq.clientKey('extender', ['publish:many', 'consume:many']);
+    const s = await open({ key: manyKey });
+    await publishOne(mq, 'many', 'one');
+    await publishOne(mq, 'many', 'two');
+    send(s, { type: 'subscribe', sub: 'm', queue: 'many', prefetch: 2 });
+    const held = (await s.collect(ofType('deliver'), 2)).map((frame) => frame.message.message_id);
+    const stranger = randomUUID();
+    const before = Date.now();
+    send(s, { type: 'extend', ids: [...held, stranger], seconds: 300, ref: 1 });
+    const answer = await s.next(ofType('extended', (frame) => frame.ref === 1));
+    expect(answer.extended.map((lease: { message_id: string }) => lease.message_id).sort()).toEqual([...held].sort());
+    for (const lease of answer.extended) expect(Date.parse(lease.lease_expires_at)).toBeGreaterThanOrEqual(before + 299_000);
+    expect(answer.failed).toEqual([expect.objectContaining({ message_id: stranger, status: 404, code: 'message_not_found' })]);
+    // The single-id form is answered as before.
+    send(s, { type: 'extend', id: held[0], seconds: 120, ref: 2 });
+    expect(await s.next(ofType('extended', (frame) => frame.ref === 2))).toMatchObject({ message_id: held[0] });
+    sendMalformed(s, { type: 'extend', id: held[0], ids: [held[0]], seconds: 10, ref: 3 });
+    sendMalformed(s, { type: 'extend', ids: [], seconds: 10, ref: 4 });
+    sendMalformed(s, { type: 'extend', ids: Array.from({ length: 1001 }, () => randomUUID()), seconds: 10, ref: 5 });
+    // count_retry false dead-letters nothing: refused with requeue false (openapi.yaml's NackRequest says so in words).
+    send(s, { type: 'nack', id: held[1], requeue: false, count_retry: false, ref: 6 });
+    const refusals = await s.collect(
+      ofType('error', (frame) => [3, 4, 5, 6].includes(frame.ref)),
+      4,
+    );
+    expect(refusals.map((frame) => frame.code)).toEqual(['validation_failed', 'validation_failed', 'validation_failed', 'validation_failed']);
+    send(s, { type: 'nack', id: held[1], count_retry: false, delay_seconds: 0, ref: 7 });
+    expect(await s.next(ofType('nacked', (frame) => frame.ref === 7))).toMatchObject({ message_id: held[1], status: 'PENDING' });
+    await s.next(ofType('deliver', (frame) => frame.message.message_id === held[1] && frame.message.retry_count === 0));
+    await s.close();
+  });
+
   it('watching: watching, event, unwatched', async () => {
     const s = await open({ key: mq.adminKey });
     send(s, [

@@ -1,10 +1,11 @@
 import { processSpan } from '../tracing.js';
-import { DeadLetterError } from '../errors.js';
+import { DeadLetterError, LeaseLostError } from '../errors.js';
 import type { Message } from '../generated/index.js';
 import { backoffDelay, defaultRetryPolicy } from '../http/retryPolicy.js';
 import { Emitter } from './emitter.js';
 import { asError, fatalErrorOf, oneLine } from './fatal.js';
-import { LeaseKeeper } from './lease.js';
+import { HandlerLease } from './lease.js';
+import { Leases } from './leases.js';
 import { allowListeners } from './listenerLimit.js';
 import { nackReason } from './nackReason.js';
 import { PushChannel } from './push.js';
@@ -18,17 +19,22 @@ const MAX_CLAIM_BACKOFF_MS = 30_000;
 const MAX_DEFAULT_NACK_DELAY_SECONDS = 300;
 const PUSH_CONNECT_GRACE_MS = 5000;
 const IDLE_POLL_MS = 1000;
+/** As Pub/Sub's client's default maximum extension: an hour. */
+const DEFAULT_MAX_EXTENSION_SECONDS = 3600;
 
 /** A message this consumer holds: buffered, or handled under `lease`. */
 interface Held {
   message: Message;
-  lease?: LeaseKeeper;
+  lease?: HandlerLease;
 }
 
 /** The same claim of a message: a resent delivery, not the message claimed again. */
 const sameClaim = (a: Message, b: Message) => a.retry_count === b.retry_count && a.unacked_at?.getTime() === b.unacked_at?.getTime();
 
 type Settings = Required<Omit<ConsumerOptions, 'heartbeat'>> & Pick<ConsumerOptions, 'heartbeat'>;
+
+/** At least a second; NaN (a setting read from a bad environment variable) is the default, not a timer loop. */
+const maxExtensionOf = (seconds: number | undefined) => (seconds === undefined || Number.isNaN(seconds) ? DEFAULT_MAX_EXTENSION_SECONDS : Math.max(1, seconds));
 
 function settingsOf(options: ConsumerOptions): Settings {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
@@ -40,6 +46,7 @@ function settingsOf(options: ConsumerOptions): Settings {
     nackDelay: options.nackDelay ?? ((message) => Math.min(MAX_DEFAULT_NACK_DELAY_SECONDS, 2 ** message.retry_count)),
     deadLetter: options.deadLetter ?? ((error) => error instanceof DeadLetterError),
     heartbeat: options.heartbeat,
+    maxExtensionSeconds: maxExtensionOf(options.maxExtensionSeconds),
     stopTimeoutMs: options.stopTimeoutMs ?? 30_000,
     push: options.push ?? false,
     retryPermanentErrors: options.retryPermanentErrors ?? false,
@@ -73,6 +80,8 @@ export class Consumer extends Emitter<ConsumerEvents> {
    */
   private readonly holding = new Map<string, Held>();
   private settles: Settles;
+  /** The leases of everything in `holding`, kept until settled or held for the maximum extension. */
+  private readonly leases: Leases;
 
   constructor(
     private readonly broker: ConsumerBroker,
@@ -84,6 +93,14 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.settings = settingsOf(options);
     this.slots = new Slots(this.settings.concurrency);
     this.settles = broker;
+    this.leases = new Leases({
+      heartbeat: this.settings.heartbeat ?? {},
+      maxExtensionMs: this.settings.maxExtensionSeconds * 1000,
+      extend: (id, seconds) => this.settles.extend(id, seconds),
+      lost: (message, error) => this.lost(message, error),
+      reachedMaximum: (message) => this.handBack(message),
+      failed: (message, error) => this.report(error, { phase: 'extend', message }),
+    });
   }
 
   get isRunning(): boolean {
@@ -135,6 +152,8 @@ export class Consumer extends Emitter<ConsumerEvents> {
     const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.stopTimeoutMs)));
     const finished = await Promise.race([drained, timedOut]);
     clearTimeout(timer);
+    // From here on nothing is extended: what still runs is redelivered once its lease ends.
+    this.leases.clear();
     if (finished) return;
     this.handlersAbort.abort(new Error(`Consumer of ${this.queue} stopped before its handlers finished`));
     this.releaseBuffered();
@@ -149,6 +168,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
   private releaseBuffered(): void {
     for (const message of this.buffered.splice(0)) {
       this.holding.delete(message.message_id);
+      this.leases.release(message);
       this.settles
         .nack(message.message_id, { requeue: true, delaySeconds: 0, reason: 'consumer stopped' })
         .catch((error) => this.report(error, { phase: 'nack', message }));
@@ -197,7 +217,40 @@ export class Consumer extends Emitter<ConsumerEvents> {
     if (held && sameClaim(held.message, message)) return false;
     held?.lease?.lose();
     this.holding.set(message.message_id, { message });
+    this.leases.hold(message);
     return true;
+  }
+
+  /** An extension was refused: the message is not ours any more. A waiting one is dropped, a running handler aborted. */
+  private lost(message: Message, error: unknown): void {
+    const held = this.holding.get(message.message_id);
+    if (held?.message !== message) return;
+    if (held.lease) held.lease.lose(error);
+    else this.unbuffer(message);
+    this.report(held.lease?.signal.reason ?? new LeaseLostError(message.message_id, { cause: error }), { phase: 'extend', message });
+  }
+
+  /**
+   * Held for the maximum extension: handed back before its lease ends, as it was claimed (retry
+   * count unchanged, no delay), so any consumer may take it. A handler still running is aborted,
+   * and its outcome not applied: the message is no longer this delivery's.
+   */
+  private handBack(message: Message): void {
+    const held = this.holding.get(message.message_id);
+    if (held?.message !== message) return;
+    const why = new Error(`Held for the maximum extension (${this.settings.maxExtensionSeconds} s): handed back`);
+    if (held.lease) held.lease.lose(why);
+    else this.unbuffer(message);
+    this.settles
+      .nack(message.message_id, { requeue: true, delaySeconds: 0, countRetry: false })
+      .catch((error) => this.report(error, { phase: 'nack', message }));
+  }
+
+  /** A waiting message that is no longer ours leaves the buffer. */
+  private unbuffer(message: Message): void {
+    const waiting = this.buffered.indexOf(message);
+    if (waiting >= 0) this.buffered.splice(waiting, 1);
+    this.holding.delete(message.message_id);
   }
 
   private pump(): void {
@@ -253,6 +306,7 @@ export class Consumer extends Emitter<ConsumerEvents> {
     this.slots.take();
     const task = this.process(message).finally(() => {
       this.inFlight.delete(task);
+      this.leases.release(message);
       if (this.holding.get(message.message_id)?.message === message) this.holding.delete(message.message_id);
       this.slots.release();
       this.pump();
@@ -261,11 +315,9 @@ export class Consumer extends Emitter<ConsumerEvents> {
   }
 
   private async process(message: Message): Promise<void> {
-    const lease = new LeaseKeeper({
+    const lease = new HandlerLease({
       message,
-      heartbeat: this.settings.heartbeat ?? {},
-      extend: (seconds) => this.settles.extend(message.message_id, seconds),
-      onError: (error) => this.report(error, { phase: 'extend', message }),
+      extend: (seconds) => this.leases.extendNow(message, seconds),
       stopped: this.handlersAbort.signal,
     });
     const held = this.holding.get(message.message_id);
@@ -280,7 +332,9 @@ export class Consumer extends Emitter<ConsumerEvents> {
       failure = { error };
       this.report(error, { phase: 'handler', message });
     }
-    await lease.stop();
+    lease.stop();
+    // Settled now: an extension must not outlive it (one in flight that lands after the ack is ignored).
+    this.leases.release(message);
     // The broker no longer counts the message as ours: an ack or nack would only be refused.
     if (lease.lost) return span.end(undefined, failure?.error ?? new Error('lease lost'));
     const durationMs = Date.now() - started;

@@ -10,7 +10,7 @@ export interface HandlerContext {
    * have it now) or when stop() gives up waiting; a long handler should stop its work then.
    */
   signal: AbortSignal;
-  /** Extends the lease by `seconds` from now, beyond what the heartbeat does. */
+  /** Extends the lease by `seconds` from now, beyond what the heartbeat does; the message is still handed back at `maxExtensionSeconds`. */
   extend(seconds: number): Promise<void>;
 }
 
@@ -46,8 +46,21 @@ export interface ConsumerOptions {
    * Default: instances of DeadLetterError.
    */
   deadLetter?: (error: unknown, message: Message) => boolean;
-  /** Keeps the lease of a running handler's message alive. Default on; false turns it off. */
+  /**
+   * Keeps the lease of every message the consumer holds alive, waiting in its buffer (`prefetch`)
+   * or in a handler: each is extended every half lease, by one lease (coalesced: one extension
+   * round, one `extend` frame, for all that are due). Default on; false turns it off (a message
+   * then keeps only the lease it was claimed with).
+   */
   heartbeat?: HeartbeatOptions | false;
+  /**
+   * Seconds a message may be held, from its delivery, while its lease is extended (as Pub/Sub's
+   * client's maximum extension). Then it is handed back before its lease ends: PENDING again with
+   * its retry count unchanged and no delay, for any consumer. A handler still running then sees its
+   * signal abort (LeaseLostError) and its outcome is not applied. Default 3600 (one hour);
+   * `Infinity` never hands back.
+   */
+  maxExtensionSeconds?: number;
   /** How long stop() waits for running handlers, in milliseconds. Default 30000. */
   stopTimeoutMs?: number;
   /**

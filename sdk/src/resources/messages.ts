@@ -82,6 +82,11 @@ export interface NackOptions extends CallOptions {
   delaySeconds?: number;
   /** Why (at most 500 characters): kept with the message, and shown in the dead letters if it dies. */
   reason?: string;
+  /**
+   * false hands the message back without using a retry: PENDING again, retry count unchanged
+   * (only with `requeue` true). Default true.
+   */
+  countRetry?: boolean;
 }
 
 /** The caller's key, a fresh one when none was given, or none at all for `null`. */
@@ -151,7 +156,7 @@ export function nack(t: Transport, messageId: string, options: NackOptions = {})
     {
       id: messageId,
       miniQueueInstance: t.instanceId,
-      nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason },
+      nackRequest: { requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason, count_retry: options.countRetry },
     },
     t.call(options),
   );

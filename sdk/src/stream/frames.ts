@@ -12,6 +12,8 @@ export const STREAM_SUBPROTOCOL = 'miniqueue.v1';
 export const MAX_FRAMES_PER_MESSAGE = 1000;
 /** The most ids one `ack` frame may carry. */
 export const MAX_ACK_IDS = 1000;
+/** The most ids one `extend` frame may carry. */
+export const MAX_EXTEND_IDS = 1000;
 /** The most unacked messages one subscription may hold (its `prefetch`). */
 export const MAX_PREFETCH = 1000;
 
@@ -58,14 +60,12 @@ export interface NackFrame {
   requeue?: boolean;
   delay_seconds?: number;
   reason?: string;
+  /** false (with requeue): a hand back, not a failure: PENDING again with its retry count unchanged. Default true. */
+  count_retry?: boolean;
   ref?: number;
 }
-export interface ExtendFrame {
-  type: 'extend';
-  id: string;
-  seconds: number;
-  ref?: number;
-}
+/** One message's lease (`id`), or many (`ids`, answered per id): exactly one of the two. */
+export type ExtendFrame = { type: 'extend'; seconds: number; ref?: number } & ({ id: string; ids?: undefined } | { ids: string[]; id?: undefined });
 
 /** The broker's live feed on the stream, as `/ws/monitor` sends it: every transition, or one queue's. */
 export interface WatchFrame {
@@ -112,6 +112,7 @@ export type BrokerFrame =
   | { type: 'acked'; ref: number; acked: string[]; failed: Array<{ message_id: string } & ErrorFields> }
   | { type: 'nacked'; ref: number; message_id: string; status: string }
   | { type: 'extended'; ref: number; message_id: string; lease_expires_at: string }
+  | { type: 'extended'; ref: number; extended: Array<{ message_id: string; lease_expires_at: string }>; failed: Array<{ message_id: string } & ErrorFields> }
   | { type: 'watching'; sub: string; queue?: string }
   | { type: 'event'; sub: string; event: MonitorEvent }
   | { type: 'unwatched'; sub: string }

@@ -1,7 +1,7 @@
 import { AckResultStatusEnum, type AckResult, type ExtendResult, type NackResult } from '../generated/index.js';
 import { errorFromBody } from '../http/responseError.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../http/retryPolicy.js';
-import { MAX_ACK_IDS, type BrokerFrame, type ClientFrame, type ErrorFields } from './frames.js';
+import { MAX_ACK_IDS, MAX_EXTEND_IDS, type BrokerFrame, type ClientFrame, type ErrorFields } from './frames.js';
 import { retryDelayOf } from './refusal.js';
 
 interface Waiter<T> {
@@ -29,7 +29,8 @@ export interface SettlerLink {
 
 /**
  * Acks, nacks and extends by frame, each with a `ref` so its answer (or failure) reaches the caller.
- * The acks of one turn become one `ack` frame with many ids (up to 1,000 a frame). Settles issued
+ * The acks of one turn become one `ack` frame with many ids (up to 1,000 a frame), and so do its
+ * extends of the same length (a consumer's extension round of all it holds). Settles issued
  * while the stream is down, and those unanswered when it went down, are sent once it is back:
  * the lease belongs to the consumer identity, which a new stream keeps. A settle answered `error`
  * with a status that retrying may change (429, 5xx: nothing was settled) is sent again after its
@@ -38,6 +39,8 @@ export interface SettlerLink {
 export class Settler {
   private nextRef = 1;
   private acks = new Map<string, Array<Waiter<AckResult>>>();
+  /** This turn's extends: by seconds, then by id. */
+  private extensions = new Map<number, Map<string, Array<Waiter<ExtendResult>>>>();
   private readonly open = new Map<number, Settle>();
 
   constructor(
@@ -47,7 +50,7 @@ export class Settler {
 
   /** Settles waiting for an answer. */
   get size(): number {
-    return this.open.size + this.acks.size;
+    return this.open.size + this.acks.size + this.extensions.size;
   }
 
   ack(messageId: string): Promise<AckResult> {
@@ -59,9 +62,16 @@ export class Settler {
     });
   }
 
-  nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string }): Promise<NackResult> {
+  nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string; countRetry?: boolean }): Promise<NackResult> {
     return new Promise((resolve, reject) => {
-      const frame = { type: 'nack' as const, id: messageId, requeue: options.requeue, delay_seconds: options.delaySeconds, reason: options.reason };
+      const frame = {
+        type: 'nack' as const,
+        id: messageId,
+        requeue: options.requeue,
+        delay_seconds: options.delaySeconds,
+        reason: options.reason,
+        count_retry: options.countRetry,
+      };
       this.start(
         frame,
         (answer) => {
@@ -75,14 +85,12 @@ export class Settler {
 
   extend(messageId: string, seconds: number): Promise<ExtendResult> {
     return new Promise((resolve, reject) => {
-      this.start(
-        { type: 'extend', id: messageId, seconds },
-        (answer) => {
-          if (answer.type === 'extended') resolve({ message_id: answer.message_id, lease_expires_at: new Date(answer.lease_expires_at) });
-          else if (answer.type === 'error') reject(errorFromBody(answer.status, answer));
-        },
-        reject,
-      );
+      if (this.extensions.size === 0) this.link.beforeFlush(() => this.flushExtensions());
+      const byId = this.extensions.get(seconds) ?? new Map<string, Array<Waiter<ExtendResult>>>();
+      this.extensions.set(seconds, byId);
+      const waiters = byId.get(messageId) ?? [];
+      waiters.push({ resolve, reject });
+      byId.set(messageId, waiters);
     });
   }
 
@@ -110,8 +118,11 @@ export class Settler {
     open.forEach((settle) => clearTimeout(settle.retryTimer));
     const acks = [...this.acks.values()].flat();
     this.acks.clear();
+    const extensions = [...this.extensions.values()].flatMap((byId) => [...byId.values()].flat());
+    this.extensions.clear();
     open.forEach((settle) => settle.fail(error));
     acks.forEach((waiter) => waiter.reject(error));
+    extensions.forEach((waiter) => waiter.reject(error));
   }
 
   private start(frame: ClientFrame, answer: (frame: BrokerFrame) => void, fail: (error: unknown) => void): void {
@@ -152,6 +163,35 @@ export class Settler {
         },
         (error) => chunk.forEach((id) => waiters(id).forEach((w) => w.reject(error))),
       );
+    }
+  }
+
+  /** One `extend` frame per length and 1,000 ids, answered per id. */
+  private flushExtensions(): void {
+    const extensions = this.extensions;
+    this.extensions = new Map();
+    for (const [seconds, byId] of extensions) {
+      const ids = [...byId.keys()];
+      for (let start = 0; start < ids.length; start += MAX_EXTEND_IDS) {
+        const chunk = ids.slice(start, start + MAX_EXTEND_IDS);
+        const waiters = (id: string) => byId.get(id) ?? [];
+        this.start(
+          { type: 'extend', ids: chunk, seconds },
+          (answer) => {
+            if (answer.type === 'error') return chunk.forEach((id) => waiters(id).forEach((w) => w.reject(errorFromBody(answer.status, answer))));
+            if (answer.type !== 'extended' || !('extended' in answer)) return;
+            for (const lease of answer.extended) {
+              const result = { message_id: lease.message_id, lease_expires_at: new Date(lease.lease_expires_at) };
+              waiters(lease.message_id).forEach((w) => w.resolve(result));
+            }
+            for (const failure of answer.failed) waiters(failure.message_id).forEach((w) => w.reject(errorFromBody(failure.status, failure)));
+            const answered = new Set([...answer.extended.map((lease) => lease.message_id), ...answer.failed.map((failure) => failure.message_id)]);
+            const silent = chunk.filter((id) => !answered.has(id));
+            silent.forEach((id) => waiters(id).forEach((w) => w.reject(new Error(`The broker did not answer the extend of ${id}`))));
+          },
+          (error) => chunk.forEach((id) => waiters(id).forEach((w) => w.reject(error))),
+        );
+      }
     }
   }
 }

@@ -91,7 +91,7 @@ export class StreamClient {
     return this.track(() => this.settler.ack(messageId));
   }
 
-  nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string }): Promise<NackResult> {
+  nack(messageId: string, options: { requeue?: boolean; delaySeconds?: number; reason?: string; countRetry?: boolean }): Promise<NackResult> {
     return this.track(() => this.settler.nack(messageId, options));
   }
 

@@ -171,13 +171,41 @@ describe('settling by frame', () => {
     expect(new Set(sent.map((frame) => (frame as { ref: number }).ref)).size).toBe(3);
   });
 
+  it('coalesces the extends of one turn into one frame per length, and answers each id', async () => {
+    const { instance, sent, endTurn } = settler();
+    const round = ['a', 'b', 'c'].map((id) => instance.extend(id, 30));
+    const longer = instance.extend('d', 600);
+    expect(sent).toEqual([]);
+    endTurn();
+    expect(sent).toEqual([
+      { type: 'extend', ids: ['a', 'b', 'c'], seconds: 30, ref: 1 },
+      { type: 'extend', ids: ['d'], seconds: 600, ref: 2 },
+    ]);
+    instance.answer({
+      type: 'extended',
+      ref: 1,
+      extended: [
+        { message_id: 'a', lease_expires_at: '2026-12-04T01:00:30.000Z' },
+        { message_id: 'c', lease_expires_at: '2026-12-04T01:00:30.000Z' },
+      ],
+      failed: [{ message_id: 'b', status: 409, code: 'lease_lost', message: 'lost' }],
+    });
+    await expect(round[0]).resolves.toEqual({ message_id: 'a', lease_expires_at: new Date('2026-12-04T01:00:30.000Z') });
+    await expect(round[2]).resolves.toMatchObject({ message_id: 'c' });
+    await expect(round[1]).rejects.toBeInstanceOf(ConflictError);
+    instance.answer({ type: 'error', ref: 2, status: 404, code: 'message_not_found', message: 'no such message' });
+    await expect(longer).rejects.toBeInstanceOf(NotFoundError);
+    expect(instance.size).toBe(0);
+  });
+
   it('answers nack and extend by ref, errors included, and resends what is unanswered', async () => {
-    const { instance, sent } = settler();
+    const { instance, sent, endTurn } = settler();
     const nack = instance.nack('m1', { requeue: false, reason: 'bad' });
     const extend = instance.extend('m2', 30);
+    endTurn();
     expect(sent).toEqual([
       { type: 'nack', id: 'm1', requeue: false, reason: 'bad', delay_seconds: undefined, ref: 1 },
-      { type: 'extend', id: 'm2', seconds: 30, ref: 2 },
+      { type: 'extend', ids: ['m2'], seconds: 30, ref: 2 },
     ]);
     sent.length = 0;
     instance.resend();

@@ -101,6 +101,8 @@ export async function messageAck(
 export interface NackItem extends SettleItem {
   requeue: boolean;
   delaySeconds: number;
+  /** False: a hand back (a consumer that held it too long), not a failure: the retry count stays. Default true. */
+  countRetry?: boolean;
   /** Why the consumer refused it (bounded by the route), kept with the message. */
   reason: string | null;
 }
@@ -120,12 +122,13 @@ export interface ReturnedRow {
 /**
  * UNACKED → PENDING (retry_count + 1, available after the delay), or → DEAD when `requeue` is false
  * (NACKED) or the retries are used up (RETRIES_EXHAUSTED), for any number of requests in one
- * statement. The nack's reason stays with the message, so a later death can still tell it.
+ * statement. The nack's reason stays with the message, so a later death can still tell it. A hand
+ * back (`countRetry: false`) goes to PENDING with its retry count, and its last nack reason, unchanged.
  */
 export async function messageNack(db: Queryable, items: NackItem[], traced = false): Promise<{ own: ReturnedRow[]; advanced: Advanced }> {
   const { rows } = await db.query<Tagged<ReturnedRow>>({
     ...(traced ? NACK_TRACED : NACK),
-    values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds, reason: item.reason }))],
+    values: [request(items, (item) => ({ requeue: item.requeue, delay: item.delaySeconds, reason: item.reason, counts: item.countRetry ?? true }))],
   });
   return untag(rows);
 }
@@ -152,15 +155,15 @@ export const LEASE_CLEARED = 'holder = NULL, consumer_id = NULL, unacked_at = NU
 
 /**
  * CTEs for the rows \`t\` (id, ref, dies, kind, reason) leaving their lease: \`back\` goes to its
- * queue again (PENDING, retry_count + 1, no holder, claimable at \`availableAt\`, plus \`backSet\`);
+ * queue again (PENDING, retry count \`retryCount\`, no holder, claimable at \`availableAt\`, plus \`backSet\`);
  * \`gone\` dies, out of the live table and into message_dead with its last holder and claim time,
  * its kind of death and why, and the next message of its ordering key (if any) becomes claimable
  * (ADVANCE_GROUPS). \`LEFT_LEASE\` selects the outcome of all of it, tagged by \`kind\`.
  */
-export const LEAVE_LEASE = (availableAt: string, backSet: string, traced = false) =>
+export const LEAVE_LEASE = (availableAt: string, backSet: string, traced = false, retryCount = 'm.retry_count + 1') =>
   `back AS (
      UPDATE message m
-        SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = ${availableAt},
+        SET status = 'PENDING', retry_count = ${retryCount}, available_at = ${availableAt},
             ${LEASE_CLEARED}, ${backSet}
        FROM t WHERE ${BY_ID_OF('t')} AND m.id = t.id AND NOT t.dies
      RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed${traced ? `, ${TRACE_OF('m.headers')} AS trace` : ''}),
@@ -186,13 +189,18 @@ export const LEFT_LEASE = leftLease(false);
 /** LEFT_LEASE of a statement whose LEAVE_LEASE was traced. */
 export const LEFT_LEASE_TRACED = leftLease(true);
 
-const NACK_TEXT = (traced: boolean) => `WITH r AS (${REQUEST(', requeue boolean, delay int, reason text')}),
+const NACK_TEXT = (traced: boolean) => `WITH r AS (${REQUEST(', requeue boolean, delay int, reason text, counts boolean')}),
      t AS (
-       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies,
+       SELECT m.id, r.ref, r.delay, r.counts, (NOT r.requeue OR (r.counts AND m.retry_count >= q.max_retries)) AS dies,
               CASE WHEN NOT r.requeue THEN 'NACKED' ELSE 'RETRIES_EXHAUSTED' END AS kind, r.reason
          FROM message m JOIN r ON ${HELD_BY_REQUEST} JOIN queue q ON q.name = m.queue_name
           FOR UPDATE OF m),
-     ${LEAVE_LEASE('now() + make_interval(secs => t.delay)', 'nack_reason = t.reason', traced)}
+     ${LEAVE_LEASE(
+       'now() + make_interval(secs => t.delay)',
+       'nack_reason = CASE WHEN t.counts THEN t.reason ELSE coalesce(t.reason, m.nack_reason) END',
+       traced,
+       'm.retry_count + CASE WHEN t.counts THEN 1 ELSE 0 END',
+     )}
      ${leftLease(traced)}`;
 const NACK = { name: 'message_nack', text: NACK_TEXT(false) };
 const NACK_TRACED = { name: 'message_nack_traced', text: NACK_TEXT(true) };
@@ -201,17 +209,32 @@ const NACK_TRACED = { name: 'message_nack_traced', text: NACK_TEXT(true) };
 export const untagLeftLease = (rows: Tagged<ReturnedRow>[]) => untag(rows);
 export type { Tagged };
 
-/** Sets the lease of a held message to now + seconds. */
-export async function messageExtend(db: Queryable, id: string, holder: Holder, seconds: number): Promise<{ id: string; lease_expires_at: Date } | null> {
-  const { rows } = await db.query<{ id: string; lease_expires_at: Date }>({
+export interface ExtendItem extends SettleItem {
+  seconds: number;
+}
+
+export interface ExtendedRow {
+  ref: number;
+  id: string;
+  lease_expires_at: Date;
+}
+
+/**
+ * Sets the lease of every item its holder still holds to now + its seconds, for any number of
+ * requests in one statement (an extension round of a consumer holding 1,000 prefetched messages
+ * costs one statement, not 1,000). An item not returned was not extended. The same id asked twice
+ * by one holder in one batch is updated once; both requests see the row (the caller matches by holder and id).
+ */
+export async function messageExtend(db: Queryable, items: ExtendItem[]): Promise<ExtendedRow[]> {
+  const { rows } = await db.query<ExtendedRow>({
     name: 'message_extend',
-    text: `UPDATE message SET lease_expires_at = now() + make_interval(secs => $4)
-      WHERE id = $1 AND status = 'UNACKED' AND holder = $2
-        AND ($3::text[] IS NULL OR queue_name = ANY($3::text[]))
-     RETURNING id, lease_expires_at`,
-    values: [id, holder.holder, holder.queues, seconds],
+    text: `WITH r AS (${REQUEST(', seconds int')})
+     UPDATE message m SET lease_expires_at = now() + make_interval(secs => r.seconds)
+       FROM r WHERE ${HELD_BY_REQUEST}
+     RETURNING r.ref, m.id, m.lease_expires_at`,
+    values: [request(items, (item) => ({ seconds: item.seconds }))],
   });
-  return rows[0] ?? null;
+  return rows;
 }
 
 export interface MessageState {

@@ -33,7 +33,7 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
       return { acked: result.acked.map((row) => row.id), failed: result.failed };
     },
   });
-  server.route<{ Params: MessageParams; Payload: { requeue: boolean; delay_seconds: number; reason?: string } | null }>({
+  server.route<{ Params: MessageParams; Payload: { requeue: boolean; delay_seconds: number; reason?: string; count_retry?: boolean } | null }>({
     method: 'POST',
     path: '/messages/{id}/nack',
     options: {
@@ -44,6 +44,8 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
           requeue: bodyBoolean().default(true),
           delay_seconds: delaySeconds.default(0),
           reason: storableText().max(NACK_REASON_MAX).allow(''),
+          // A hand back (false) puts the message back as it was claimed; it cannot also dead-letter it.
+          count_retry: bodyBoolean().when('requeue', { is: false, then: Joi.valid(true).messages({ 'any.only': 'can be false only with requeue true' }) }),
         }).allow(null),
       },
     },
@@ -52,6 +54,7 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
         requeue: request.payload?.requeue ?? true,
         delaySeconds: request.payload?.delay_seconds ?? 0,
         reason: request.payload?.reason || null,
+        countRetry: request.payload?.count_retry ?? true,
       });
       return { message_id: nacked.id, status: nacked.status };
     },

@@ -495,7 +495,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Rejects an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). The body may be omitted. 
+     * Rejects an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). With `count_retry: false` it is handed back rather than failed: PENDING again with its retry count (and its last nack reason) unchanged, never DEAD, as a consumer gives back what it held too long (the SDK consumer at its maximum lease extension). The body may be omitted. 
      * Reject a message
      */
     async nackMessageRaw(requestParameters: NackMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<NackResult>> {
@@ -506,7 +506,7 @@ export class MessagesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Rejects an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). The body may be omitted. 
+     * Rejects an UNACKED message held by the caller (same rules, `404` and `409` fencing as `ackMessage`). With `requeue: true` (the default) it goes back to PENDING with `retry_count + 1`, claimable again after `delay_seconds`; if that would exceed the queue\'s `max_retries` it goes DEAD instead. With `requeue: false` it goes DEAD at once (monitor events NACKED, then DEAD). With `count_retry: false` it is handed back rather than failed: PENDING again with its retry count (and its last nack reason) unchanged, never DEAD, as a consumer gives back what it held too long (the SDK consumer at its maximum lease extension). The body may be omitted. 
      * Reject a message
      */
     async nackMessage(requestParameters: NackMessageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<NackResult> {

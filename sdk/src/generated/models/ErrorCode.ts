@@ -56,7 +56,7 @@
  * | `github_unreachable` | 503 | GitHub could not be reached. |
  * | `shutting_down` | 503 | This instance is shutting down; another instance (or this one, restarted) will answer. |
  * | `push_not_configured` | 503 | Push endpoints need `MINIQUEUE_PUSH_SECRET_KEY` on the broker. |
- * | `overloaded` | 503 | This instance has as many publishes, claims, acks or nacks waiting for the database as it holds (`MINIQUEUE_GROUP_COMMIT_MAX_WAITING`); nothing was done; retry after `Retry-After`. |
+ * | `overloaded` | 503 | This instance has as many publishes, claims, acks, nacks or lease extensions waiting for the database as it holds (`MINIQUEUE_GROUP_COMMIT_MAX_WAITING`); nothing was done; retry after `Retry-After`. |
  * 
  * @export
  */

@@ -28,6 +28,12 @@ export interface NackRequest {
      */
     delay_seconds?: number;
     /**
+     * false hands the message back without using a retry: PENDING again with its retry count unchanged (it never goes DEAD for it). Only with `requeue: true`; `false` with `requeue: false` is `400 validation_failed`.
+     * @type {boolean}
+     * @memberof NackRequest
+     */
+    count_retry?: boolean;
+    /**
      * Why the consumer refused it, kept with the message; shown as `dead_detail` if it dies (now, or later when its retries run out). At most 500 characters; no NUL.
      * @type {string}
      * @memberof NackRequest
@@ -54,6 +60,7 @@ export function NackRequestFromJSONTyped(json: any, ignoreDiscriminator: boolean
         
         'requeue': json['requeue'] == null ? undefined : json['requeue'],
         'delay_seconds': json['delay_seconds'] == null ? undefined : json['delay_seconds'],
+        'count_retry': json['count_retry'] == null ? undefined : json['count_retry'],
         'reason': json['reason'] == null ? undefined : json['reason'],
     };
 }
@@ -71,6 +78,7 @@ export function NackRequestToJSONTyped(value?: NackRequest | null, ignoreDiscrim
         
         'requeue': value['requeue'],
         'delay_seconds': value['delay_seconds'],
+        'count_retry': value['count_retry'],
         'reason': value['reason'],
     };
 }

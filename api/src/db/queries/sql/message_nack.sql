@@ -1,16 +1,16 @@
 -- message_nack: the statement as the broker prepares it (api/src/db/queries/).
 -- Written by `npm run sql:render -w @miniqueue/api`; a test fails when it is stale. Do not edit.
-WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, holder text, queues text[], requeue boolean, delay int, reason text)),
+WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (ref int, id uuid, holder text, queues text[], requeue boolean, delay int, reason text, counts boolean)),
      t AS (
-       SELECT m.id, r.ref, r.delay, (NOT r.requeue OR m.retry_count >= q.max_retries) AS dies,
+       SELECT m.id, r.ref, r.delay, r.counts, (NOT r.requeue OR (r.counts AND m.retry_count >= q.max_retries)) AS dies,
               CASE WHEN NOT r.requeue THEN 'NACKED' ELSE 'RETRIES_EXHAUSTED' END AS kind, r.reason
          FROM message m JOIN r ON m.id = ANY (ARRAY(SELECT id FROM r)) AND m.id = r.id AND m.status = 'UNACKED' AND m.holder = r.holder
   AND (r.queues IS NULL OR m.queue_name = ANY (r.queues)) JOIN queue q ON q.name = m.queue_name
           FOR UPDATE OF m),
      back AS (
      UPDATE message m
-        SET status = 'PENDING', retry_count = m.retry_count + 1, available_at = now() + make_interval(secs => t.delay),
-            holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL, nack_reason = t.reason
+        SET status = 'PENDING', retry_count = m.retry_count + CASE WHEN t.counts THEN 1 ELSE 0 END, available_at = now() + make_interval(secs => t.delay),
+            holder = NULL, consumer_id = NULL, unacked_at = NULL, lease_expires_at = NULL, nack_reason = CASE WHEN t.counts THEN t.reason ELSE coalesce(t.reason, m.nack_reason) END
        FROM t WHERE m.id = ANY (ARRAY(SELECT id FROM t)) AND m.id = t.id AND NOT t.dies
      RETURNING t.ref, m.id, m.queue_name, to_json(m.available_at) #>> '{}' AS available_at, m.available_at > now() AS delayed),
    gone AS (DELETE FROM message m USING t WHERE m.id = ANY (ARRAY(SELECT id FROM t)) AND m.id = t.id AND t.dies RETURNING m.*, t.ref, t.kind, t.reason, octet_length(m.payload) AS bytes),
