@@ -8,9 +8,10 @@ export function retryAfterMsOf(body: ErrorFields): number | null {
 
 /**
  * How long to wait before sending a refused frame again, or null when the refusal is final: HTTP's
- * retry rules (429 and 5xx only, `attempts` so far within the policy, `retry_after_seconds` first).
+ * retry rules (429 and 5xx only, `attempts` so far and `elapsedMs` since the first within the policy,
+ * `retry_after_seconds` first).
  */
-export function retryDelayOf(policy: RetryPolicy, attempts: number, body: ErrorFields, random?: () => number): number | null {
+export function retryDelayOf(policy: RetryPolicy, attempts: number, body: ErrorFields, random?: () => number, elapsedMs = 0): number | null {
   if (!RETRYABLE_STATUSES.has(body.status)) return null;
-  return delayBeforeRetry(policy, attempts, retryAfterMsOf(body), random);
+  return delayBeforeRetry(policy, attempts, retryAfterMsOf(body), random, elapsedMs);
 }
