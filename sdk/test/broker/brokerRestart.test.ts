@@ -3,15 +3,13 @@ import { spawnBroker, startTestBroker, type BrokerProcess, type TestBroker } fro
 import { MiniQueue } from '../../src/index.js';
 import { sleep, until } from '../helpers/broker.js';
 
-const TOPIC = 'restart';
-const PUBLISHES = 3000;
 const IN_FLIGHT = 256;
 
 /** Rows stored for the topic, per payload: the database's own count, whatever the broker answered. */
-async function storedPerPayload(db: TestBroker): Promise<Map<string, number>> {
+async function storedPerPayload(db: TestBroker, topic: string): Promise<Map<string, number>> {
   const { rows } = await db.pool.query<{ payload: string; copies: number }>(
     'SELECT payload, count(*)::int AS copies FROM message WHERE topic_name = $1 GROUP BY payload',
-    [TOPIC],
+    [topic],
   );
   return new Map(rows.map((row) => [row.payload, row.copies]));
 }
@@ -30,7 +28,11 @@ async function inPool(count: number, concurrency: number, call: (i: number) => P
   return errors;
 }
 
-describe('a broker killed with SIGKILL and restarted on the same port under stream publishes', () => {
+describe.each([
+  { transport: 'stream' as const, publishes: 3000 },
+  { transport: 'http' as const, publishes: 1000 },
+])('a broker killed with SIGKILL and restarted on the same port under $transport publishes', ({ transport, publishes: PUBLISHES }) => {
+  const TOPIC = `restart-${transport}`;
   // The in-process broker only owns the database (its pool counts the rows); the broker processes serve the client.
   let db: TestBroker;
   const brokers: BrokerProcess[] = [];
@@ -54,11 +56,11 @@ describe('a broker killed with SIGKILL and restarted on the same port under stre
     const admin = new MiniQueue({ url: first.url, apiKey: db.adminKey, transport: 'http' });
     await admin.topics.create(TOPIC);
     await admin.queues.create(TOPIC, TOPIC);
-    const producer = new MiniQueue({ url: first.url, apiKey: db.adminKey });
+    const producer = new MiniQueue({ url: first.url, apiKey: db.adminKey, transport });
 
     let confirmed = 0;
     const publishing = inPool(PUBLISHES, IN_FLIGHT, (i) => producer.publish(TOPIC, `p${i}`).then(() => confirmed++));
-    await until(() => confirmed >= 500, 30_000, '500 confirms before the kill');
+    await until(() => confirmed >= PUBLISHES / 6, 30_000, 'a sixth confirmed before the kill');
     await first.kill();
     const confirmedAtKill = confirmed;
     // The broker is away for 6 s (plus its start-up) before it is back on the same port.
@@ -69,7 +71,7 @@ describe('a broker killed with SIGKILL and restarted on the same port under stre
 
     expect(confirmedAtKill, 'the kill came mid-run').toBeLessThan(PUBLISHES);
     expect(errors.map(String).slice(0, 3), `${errors.length} of ${PUBLISHES} publishes failed`).toEqual([]);
-    const stored = await storedPerPayload(db);
+    const stored = await storedPerPayload(db, TOPIC);
     const duplicated = [...stored].filter(([, copies]) => copies > 1);
     expect(duplicated.slice(0, 5), `${duplicated.length} payloads stored more than once`).toEqual([]);
     const missing = Array.from({ length: PUBLISHES }, (_, i) => `p${i}`).filter((payload) => !stored.has(payload));
