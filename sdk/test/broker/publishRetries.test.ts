@@ -55,6 +55,25 @@ describe.each(TRANSPORTS)('idempotency keys over %s', (transport) => {
   });
 });
 
+describe('idempotency keys of a batch publish', () => {
+  it("sends each item's given key as given, and a batch whose answer was lost is stored once", async () => {
+    const topic = 'batch-keys';
+    await topicWithQueue(topic);
+    const proxy = await startTcpProxy(env.broker.url);
+    const client = new MiniQueue({ url: proxy.url, apiKey: env.broker.adminKey, timeoutMs: 1000 });
+    proxy.mute(true);
+    const publishing = client.publishBatch(topic, [{ payload: 'b1', idempotencyKey: 'batch-item-1' }, { payload: 'b2' }]);
+    await until(async () => (await rowsOf(topic, 'b2')) === 1, 10_000, 'the batch stored');
+    proxy.mute(false);
+    const result = await publishing;
+    client.close();
+    await proxy.close();
+    expect(result.results.map((item) => item.duplicate)).toEqual([true, true]);
+    expect(await keysNamed('batch-item-1')).toBe(1);
+    expect([await rowsOf(topic, 'b1'), await rowsOf(topic, 'b2')]).toEqual([1, 1]);
+  });
+});
+
 describe.each(TRANSPORTS)('refusals retrying cannot mend, over %s, with the default retry policy', (transport) => {
   const expectAtOnce = async (publishing: Promise<unknown>, type: new (...args: never[]) => MiniQueueError, code?: string) => {
     const error = (await publishing.then(
