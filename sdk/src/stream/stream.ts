@@ -151,7 +151,8 @@ export class StreamClient {
     const failure = connectionFailure(error, 'the stream');
     this.subscriptions.interrupted(failure);
     this.watches.interrupted(failure, closed);
-    this.downSince ??= Date.now();
+    // Counted while something waits on the stream: a stream lost while idle is reopened on next use.
+    this.downSince = this.busy() ? (this.downSince ?? Date.now()) : undefined;
     // As an HTTP call gives up once its retry policy does: what waits for an answer fails; subscriptions keep trying.
     const given =
       error instanceof ConnectionError
@@ -164,7 +165,7 @@ export class StreamClient {
     }
     // Each publish by its own policy (a call's `retry` may change it); settles by the client's.
     this.publisher.failExpired(given);
-    if (Date.now() - this.downSince >= this.options.retry.maxElapsedMs) this.settler.failAll(given);
+    if (this.downSince !== undefined && Date.now() - this.downSince >= this.options.retry.maxElapsedMs) this.settler.failAll(given);
   }
 
   /** An attempt found the broker away: with several URLs, the next one; true to try it at once. */
