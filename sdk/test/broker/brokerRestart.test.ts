@@ -29,52 +29,57 @@ async function inPool(count: number, concurrency: number, call: (i: number) => P
 }
 
 describe.each([
-  { transport: 'stream' as const, publishes: 3000 },
-  { transport: 'http' as const, publishes: 1000 },
-])('a broker killed with SIGKILL and restarted on the same port under $transport publishes', ({ transport, publishes: PUBLISHES }) => {
-  const TOPIC = `restart-${transport}`;
-  // The in-process broker only owns the database (its pool counts the rows); the broker processes serve the client.
-  let db: TestBroker;
-  const brokers: BrokerProcess[] = [];
-  const spawn = async (port?: string) => {
-    const env: Record<string, string> = { DATABASE_URL: db.databaseUrl, MINIQUEUE_BOOTSTRAP_ADMIN_KEY: db.adminKey };
-    const broker = await spawnBroker(port ? { ...env, PORT: port } : env);
-    brokers.push(broker);
-    return broker;
-  };
+  { transport: 'stream' as const, publishes: 3000, awayMs: 6000 },
+  { transport: 'http' as const, publishes: 1000, awayMs: 6000 },
+  // Away for longer than 30 s: still within the default policy's minute.
+  { transport: 'stream' as const, publishes: 600, awayMs: 32_000 },
+])(
+  'a broker killed with SIGKILL and restarted on the same port $awayMs ms later, under $transport publishes',
+  ({ transport, publishes: PUBLISHES, awayMs }) => {
+    const TOPIC = `restart-${transport}-${awayMs}`;
+    // The in-process broker only owns the database (its pool counts the rows); the broker processes serve the client.
+    let db: TestBroker;
+    const brokers: BrokerProcess[] = [];
+    const spawn = async (port?: string) => {
+      const env: Record<string, string> = { DATABASE_URL: db.databaseUrl, MINIQUEUE_BOOTSTRAP_ADMIN_KEY: db.adminKey };
+      const broker = await spawnBroker(port ? { ...env, PORT: port } : env);
+      brokers.push(broker);
+      return broker;
+    };
 
-  beforeAll(async () => {
-    db = await startTestBroker();
-  });
-  afterAll(async () => {
-    for (const broker of brokers) await broker.kill();
-    await db?.stop();
-  });
+    beforeAll(async () => {
+      db = await startTestBroker();
+    });
+    afterAll(async () => {
+      for (const broker of brokers) await broker.kill();
+      await db?.stop();
+    });
 
-  it('with the default retry policy: no publish fails, each is stored exactly once', async () => {
-    const first = await spawn();
-    const admin = new MiniQueue({ url: first.url, apiKey: db.adminKey, transport: 'http' });
-    await admin.topics.create(TOPIC);
-    await admin.queues.create(TOPIC, TOPIC);
-    const producer = new MiniQueue({ url: first.url, apiKey: db.adminKey, transport });
+    it('with the default retry policy: no publish fails, each is stored exactly once', async () => {
+      const first = await spawn();
+      const admin = new MiniQueue({ url: first.url, apiKey: db.adminKey, transport: 'http' });
+      await admin.topics.create(TOPIC);
+      await admin.queues.create(TOPIC, TOPIC);
+      const producer = new MiniQueue({ url: first.url, apiKey: db.adminKey, transport });
 
-    let confirmed = 0;
-    const publishing = inPool(PUBLISHES, IN_FLIGHT, (i) => producer.publish(TOPIC, `p${i}`).then(() => confirmed++));
-    await until(() => confirmed >= PUBLISHES / 6, 30_000, 'a sixth confirmed before the kill');
-    await first.kill();
-    const confirmedAtKill = confirmed;
-    // The broker is away for 6 s (plus its start-up) before it is back on the same port.
-    await sleep(6000);
-    await spawn(new URL(first.url).port);
-    const errors = await publishing;
-    producer.close();
+      let confirmed = 0;
+      const publishing = inPool(PUBLISHES, IN_FLIGHT, (i) => producer.publish(TOPIC, `p${i}`).then(() => confirmed++));
+      await until(() => confirmed >= PUBLISHES / 6, 30_000, 'a sixth confirmed before the kill');
+      await first.kill();
+      const confirmedAtKill = confirmed;
+      // The broker is away for awayMs (plus its start-up) before it is back on the same port.
+      await sleep(awayMs);
+      await spawn(new URL(first.url).port);
+      const errors = await publishing;
+      producer.close();
 
-    expect(confirmedAtKill, 'the kill came mid-run').toBeLessThan(PUBLISHES);
-    expect(errors.map(String).slice(0, 3), `${errors.length} of ${PUBLISHES} publishes failed`).toEqual([]);
-    const stored = await storedPerPayload(db, TOPIC);
-    const duplicated = [...stored].filter(([, copies]) => copies > 1);
-    expect(duplicated.slice(0, 5), `${duplicated.length} payloads stored more than once`).toEqual([]);
-    const missing = Array.from({ length: PUBLISHES }, (_, i) => `p${i}`).filter((payload) => !stored.has(payload));
-    expect(missing.slice(0, 5), `${missing.length} publishes not stored`).toEqual([]);
-  });
-});
+      expect(confirmedAtKill, 'the kill came mid-run').toBeLessThan(PUBLISHES);
+      expect(errors.map(String).slice(0, 3), `${errors.length} of ${PUBLISHES} publishes failed`).toEqual([]);
+      const stored = await storedPerPayload(db, TOPIC);
+      const duplicated = [...stored].filter(([, copies]) => copies > 1);
+      expect(duplicated.slice(0, 5), `${duplicated.length} payloads stored more than once`).toEqual([]);
+      const missing = Array.from({ length: PUBLISHES }, (_, i) => `p${i}`).filter((payload) => !stored.has(payload));
+      expect(missing.slice(0, 5), `${missing.length} publishes not stored`).toEqual([]);
+    }, 120_000);
+  },
+);
