@@ -35,6 +35,18 @@ export const defaultRetryPolicy: RetryPolicy = {
 /** Statuses worth repeating unchanged: rate limiting and server-side failures. Never other 4xx. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
+/**
+ * Codes of a retryable status that the SDK still hands back at once: `queue_full` (429) is a
+ * bounded queue's backpressure, for the producer to see rather than the SDK to wait out for a
+ * minute; the error carries the broker's `retryAfterMs` for a caller that wants to try again.
+ */
+const FINAL_CODES: ReadonlySet<string> = new Set(['queue_full']);
+
+/** Whether a refusal (status and the contract's error code) may succeed when sent again unchanged. */
+export function isRetryableRefusal(status: number, code: unknown): boolean {
+  return RETRYABLE_STATUSES.has(status) && !(typeof code === 'string' && FINAL_CODES.has(code));
+}
+
 export function retryPolicy(...layers: Array<RetryOptions | undefined>): RetryPolicy {
   const merged = Object.assign({}, defaultRetryPolicy, ...layers.map(withoutUndefined)) as RetryPolicy;
   merged.attempts = Math.max(1, Math.floor(merged.attempts));

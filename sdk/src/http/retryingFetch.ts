@@ -3,7 +3,7 @@ import type { BufferedResponse } from './bufferedResponse.js';
 import type { BrokerEndpoints } from './endpoints.js';
 import { errorFromResponse } from './responseError.js';
 import { retryAfterMs } from './retryAfter.js';
-import { delayBeforeRetry, RETRYABLE_STATUSES, type RetryPolicy } from './retryPolicy.js';
+import { delayBeforeRetry, isRetryableRefusal, type RetryPolicy } from './retryPolicy.js';
 import { AttemptTimedOut, type Send } from './send.js';
 import { sleep } from './signals.js';
 
@@ -45,7 +45,7 @@ export async function sendWithRetries(settings: AttemptSettings, url: string, in
     const base = endpoints?.current();
     const outcome = await attemptOnce(settings, base === undefined ? url : base + path, init, attempt);
     if (outcome.response?.ok) return outcome.response;
-    const retryable = outcome.error !== undefined || RETRYABLE_STATUSES.has(outcome.response.status);
+    const retryable = outcome.error !== undefined || (await mayRetry(outcome.response));
     const away = outcome.error !== undefined || UNREACHABLE_STATUSES.has(outcome.response.status);
     const retryAfter = outcome.response ? retryAfterMs(outcome.response.headers.get('retry-after')) : null;
     let delay = retryable ? delayBeforeRetry(settings.retry, attempt, retryAfter, settings.random, Date.now() - started) : null;
@@ -72,6 +72,14 @@ async function attemptOnce(settings: AttemptSettings, url: string, init: Request
     const reason = error instanceof Error ? error.message : String(error);
     return { error: new ConnectionError({ status: 0, message: `Request failed: ${reason}`, cause: error, attempts: attempt }) };
   }
+}
+
+/** A 429 or 5xx answer, unless its code says retrying will not help soon (see isRetryableRefusal). */
+async function mayRetry(response: BufferedResponse): Promise<boolean> {
+  if (!isRetryableRefusal(response.status, undefined)) return false;
+  if (response.status !== 429) return true;
+  const body = await response.json().catch(() => null);
+  return isRetryableRefusal(response.status, (body as { code?: unknown } | null)?.code);
 }
 
 async function finalError(outcome: Outcome, attempts: number): Promise<MiniQueueError> {

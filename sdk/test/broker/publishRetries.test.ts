@@ -80,9 +80,9 @@ describe.each(TRANSPORTS)('refusals retrying cannot mend, over %s, with the defa
       () => null,
       (failure: unknown) => failure,
     )) as MiniQueueError;
-    expect(error).toBeInstanceOf(type);
+    expect(error, String(error)).toBeInstanceOf(type);
     // One answer, not retried: no waiting for the 60 s of the retry policy.
-    expect(error.attempts).toBe(1);
+    expect(error.attempts, String(error)).toBe(1);
     if (code) expect(error.code).toBe(code);
   };
 
