@@ -47,6 +47,7 @@ export class MiniQueue {
     if (options.transport !== 'http') {
       this.stream = new StreamRoute({
         endpoint: this.socketEndpoint(),
+        endpoints: this.transport.endpoints,
         instanceId: options.instanceId,
         retry: retryPolicy(options.retry),
         warn: (message) => (options.logger ?? console).warn(message),
@@ -168,8 +169,12 @@ export class MiniQueue {
   }
 
   private socketEndpoint(ticketCall?: CallOptions): SocketEndpoint {
+    const transport = this.transport;
     return {
-      baseUrl: this.transport.baseUrl,
+      // Read at each connect: with several broker URLs, the one in use then.
+      get baseUrl() {
+        return transport.baseUrl;
+      },
       token: () => this.transport.token(),
       ticket: async () => (await this.auth.wsTicket(ticketCall)).ticket,
     };

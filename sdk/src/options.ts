@@ -5,8 +5,14 @@ import type { RetryOptions } from './http/retryPolicy.js';
 export type Credential = string | (() => string | Promise<string>);
 
 export interface MiniQueueOptions {
-  /** Base URL of the broker, e.g. `http://localhost:8080`. */
-  url: string;
+  /** Base URL of the broker, e.g. `http://localhost:8080`. Give this or `urls`. */
+  url?: string;
+  /**
+   * Base URLs of several instances of one broker (they share its database), preferred first.
+   * Calls and the stream use one until it fails (unreachable, timed out, 502/503/504), then the
+   * next, wrapping around; a minute after leaving the first, they try it again. Give this or `url`.
+   */
+  urls?: string[];
   /** An API key (`mq_…`) or a dashboard session token (`mqs_…`). Public operations work without. */
   apiKey?: Credential;
   /**

@@ -110,7 +110,15 @@ export abstract class BrokerCommand<T extends typeof Command> extends Command {
       throw new Failure(`No API key for ${connection.url}`, `Log in with \`miniqueue login --url ${connection.url}\`, or set MINIQUEUE_API_KEY.`, EXIT.auth);
     }
     const { MiniQueue } = await loadSdk();
-    this.client = new MiniQueue({ url: connection.url, apiKey: connection.apiKey, instanceId: this.instanceId(), transport: this.transport() });
+    this.client = new MiniQueue({
+      url: connection.url,
+      apiKey: connection.apiKey,
+      instanceId: this.instanceId(),
+      transport: this.transport(),
+      // A command someone waits on says at once that the broker cannot be reached, rather than
+      // riding out a restart for the SDK's default minute: four attempts, about a second.
+      retry: { attempts: 4 },
+    });
     return this.client;
   }
 

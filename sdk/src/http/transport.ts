@@ -1,6 +1,6 @@
 import { Configuration, type BaseAPI, type Middleware } from '../generated/index.js';
 import type { CallOptions, MiniQueueOptions } from '../options.js';
-import { brokerUrl } from './brokerUrl.js';
+import { BrokerEndpoints } from './endpoints.js';
 import { fetchSend } from './fetchSend.js';
 import { isNode, nodeCanSend, nodeSend } from './nodeSend.js';
 import { sendWithRetries, type FetchFunction } from './retryingFetch.js';
@@ -37,7 +37,8 @@ type InitWithCall = RequestInit & { [CALL]?: CallSettings };
  * argument (its `initOverrides`); calls that change nothing pass nothing and allocate nothing.
  */
 export class Transport {
-  readonly baseUrl: string;
+  /** The broker's URLs, and the one calls go to now. */
+  readonly endpoints: BrokerEndpoints;
   readonly instanceId: string | undefined;
   private readonly defaults: CallSettings;
   private readonly send: Send;
@@ -46,7 +47,7 @@ export class Transport {
   private readonly apis = new Map<ApiClass<BaseAPI>, BaseAPI>();
 
   constructor(options: MiniQueueOptions) {
-    this.baseUrl = brokerUrl(options.url);
+    this.endpoints = BrokerEndpoints.fromOptions(options);
     this.instanceId = options.instanceId;
     this.defaults = { retry: retryPolicy(options.retry), timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     this.send = senderFor(options.fetch);
@@ -78,6 +79,11 @@ export class Transport {
     return settings ? ({ [CALL]: settings } as InitWithCall) : undefined;
   }
 
+  /** The broker URL calls go to now (the one URL, or the current one of several). */
+  get baseUrl(): string {
+    return this.endpoints.current();
+  }
+
   /** The current credential; empty when the client has none. */
   async token(): Promise<string> {
     const credential = this.credential;
@@ -98,13 +104,18 @@ export class Transport {
 
   private configurationFor(fixed: CallSettings | undefined): Configuration {
     return new Configuration({
-      basePath: this.baseUrl,
+      // Requests are made on the first URL; sendWithRetries moves each attempt to the current one.
+      basePath: this.endpoints.urls[0],
       accessToken: this.credential === undefined ? undefined : () => this.token(),
       fetchApi: async (input: RequestInfo | URL, init: InitWithCall = {}) => {
         const settings = fixed ?? init[CALL] ?? this.defaults;
         const signal = init.signal ? joinSignals(settings.signal, init.signal) : settings.signal;
         const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-        const response = await sendWithRetries({ send: this.send, retry: settings.retry, timeoutMs: settings.timeoutMs, signal }, url, init);
+        const response = await sendWithRetries(
+          { send: this.send, retry: settings.retry, timeoutMs: settings.timeoutMs, signal, endpoints: this.endpoints },
+          url,
+          init,
+        );
         return response.asResponse();
       },
       middleware: [passErrorsThrough],

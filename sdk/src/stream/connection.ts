@@ -29,6 +29,11 @@ export interface ConnectionOptions {
   url(resumeToken: string | undefined): URL;
   /** Backoff between attempts (baseDelayMs, maxDelayMs). */
   backoff: RetryPolicy;
+  /**
+   * An attempt to open failed (not an open stream lost): true when the next attempt should go at
+   * once, to another broker URL not tried since the stream was last open.
+   */
+  unreachable?(): boolean;
   schedule?: Schedule;
   handlers: ConnectionHandlers;
 }
@@ -38,7 +43,8 @@ type State = 'idle' | 'connecting' | 'open' | 'waiting' | 'unavailable' | 'close
 /**
  * One WebSocket to `/ws/v1/stream` and its life: opens on first use, waits for the broker's
  * `welcome`, writes the frames of each turn as one message, and after a loss reopens with jittered
- * backoff, naming the old stream's `resume_token`. A refused handshake (a status that retrying
+ * backoff, naming the old stream's `resume_token` (an attempt that finds the broker away goes to
+ * the next broker URL at once, when there is one). A refused handshake (a status that retrying
  * will not change) or a runtime without WebSockets makes it unavailable for good.
  */
 export class StreamConnection {
@@ -165,6 +171,8 @@ export class StreamConnection {
     }
     this.failures++;
     this.state = 'idle';
+    // Before `lost`, so that what it does (and the next attempt) already sees the URL moved on.
+    const elsewhere = !closed && this.options.unreachable?.() === true;
     this.options.handlers.lost(error, this.failures, closed && { code: closed.code, reason: closed.reason });
     if (this.state !== 'idle' || !this.options.handlers.busy()) return;
     this.state = 'waiting';
@@ -173,7 +181,7 @@ export class StreamConnection {
         this.state = 'idle';
         void this.attempt();
       },
-      backoffDelay(this.options.backoff, this.failures),
+      elsewhere ? 0 : backoffDelay(this.options.backoff, this.failures),
     );
   }
 }

@@ -11,6 +11,8 @@ interface Unconfirmed {
   retry: RetryPolicy;
   /** Answers that refused it so far, plus the attempt now waiting for its answer. */
   attempts: number;
+  /** When publish() was called (Date.now()): its policy's maxElapsedMs counts from here. */
+  startedAt: number;
   /** Set while it waits out a refusal's retry delay before being sent again. */
   retryTimer?: ReturnType<typeof setTimeout>;
   resolve(result: PublishResult): void;
@@ -53,6 +55,7 @@ export class Publisher {
         frame,
         retry,
         attempts: 1,
+        startedAt: Date.now(),
         resolve: (result) => (detach(), resolve(result)),
         reject: (error) => (detach(), reject(error)),
       });
@@ -83,6 +86,14 @@ export class Publisher {
   }
 
   /**
+   * Ends with `error` the unconfirmed publishes that have been retrying for their policy's
+   * `maxElapsedMs` (the stream is down); the others wait for it to come back.
+   */
+  failExpired(error: unknown, now = Date.now()): void {
+    for (const [seq, entry] of [...this.unconfirmed]) if (now - entry.startedAt >= entry.retry.maxElapsedMs) this.settle(seq)?.reject(error);
+  }
+
+  /**
    * Takes every unconfirmed publish off the stream, for another way to deliver (HTTP): each
    * comes with the resolve and reject of its caller's promise.
    */
@@ -98,7 +109,7 @@ export class Publisher {
     const entry = this.unconfirmed.get(seq);
     // Waiting to be sent again already: this answers a copy resent on a reopened stream meanwhile.
     if (!entry || entry.retryTimer) return;
-    const delay = retryDelayOf(entry.retry, entry.attempts, body, this.random);
+    const delay = retryDelayOf(entry.retry, entry.attempts, body, this.random, Date.now() - entry.startedAt);
     if (delay === null) return this.settle(seq)?.reject(errorFromBody(body.status, body, { attempts: entry.attempts, retryAfterMs: retryAfterMsOf(body) }));
     entry.attempts++;
     entry.retryTimer = setTimeout(() => {

@@ -1,5 +1,6 @@
 import type { ConsumerStream } from '../consumer/types.js';
 import type { MonitorStream } from '../monitor/types.js';
+import type { BrokerEndpoints } from '../http/endpoints.js';
 import type { RetryPolicy } from '../http/retryPolicy.js';
 import type { SocketEndpoint } from '../realtime/socket.js';
 import { streamUrl, type OpenStreamSocket } from './socket.js';
@@ -7,6 +8,8 @@ import { StreamClient, StreamUnavailableError } from './stream.js';
 
 export interface StreamRouteOptions {
   endpoint: SocketEndpoint;
+  /** The broker's URLs and the one in use (see BrokerEndpoints). */
+  endpoints?: BrokerEndpoints;
   instanceId?: string;
   retry: RetryPolicy;
   warn(message: string): void;

@@ -16,6 +16,8 @@ interface Settle {
   fail(error: unknown): void;
   /** Answers that refused it for now, plus the attempt waiting for its answer. */
   attempts: number;
+  /** When it was first sent (Date.now()): the retry policy's maxElapsedMs counts from here. */
+  startedAt: number;
   /** Set while it waits out such a refusal before being sent again. */
   retryTimer?: ReturnType<typeof setTimeout>;
 }
@@ -126,14 +128,14 @@ export class Settler {
   }
 
   private start(frame: ClientFrame, answer: (frame: BrokerFrame) => void, fail: (error: unknown) => void): void {
-    const settle: Settle = { frame: { ...frame, ref: this.nextRef++ }, answer, fail, attempts: 1 };
+    const settle: Settle = { frame: { ...frame, ref: this.nextRef++ }, answer, fail, attempts: 1, startedAt: Date.now() };
     this.open.set(settle.frame.ref, settle);
     this.link.send(settle.frame);
   }
 
   /** Schedules a resend of the same frame (same ref) when retrying may help and the policy allows. */
   private retryLater(settle: Settle, body: ErrorFields): boolean {
-    const delay = retryDelayOf(this.retry, settle.attempts, body);
+    const delay = retryDelayOf(this.retry, settle.attempts, body, undefined, Date.now() - settle.startedAt);
     if (delay === null) return false;
     settle.attempts++;
     settle.retryTimer = setTimeout(() => {

@@ -1,5 +1,6 @@
 import { ConnectionError } from '../errors.js';
 import type { AckResult, ExtendResult, NackResult, PublishResult } from '../generated/index.js';
+import type { BrokerEndpoints } from '../http/endpoints.js';
 import { retryPolicy, type RetryOptions, type RetryPolicy } from '../http/retryPolicy.js';
 import { connectionFailure, type SocketEndpoint } from '../realtime/socket.js';
 import type { Schedule } from './batcher.js';
@@ -15,8 +16,13 @@ export interface StreamClientOptions {
   endpoint: SocketEndpoint;
   /** Sent as the `instance` query parameter: with the key's client it is the consumer identity. */
   instanceId?: string;
-  /** Reconnect backoff (after `attempts` failed attempts in a row, waiting calls fail), and the retries of refused publishes. */
+  /**
+   * Reconnect backoff, how long calls wait for the stream to come back (`maxElapsedMs`; or until
+   * `attempts` failed attempts in a row), and the retries of refused publishes and settles.
+   */
   retry: RetryPolicy;
+  /** The broker's URLs, when the client has several: the stream opens on the current one and moves on when it finds it away. */
+  endpoints?: BrokerEndpoints;
   /** Told once, when streaming turns out not to work here. */
   warn(message: string): void;
   open?: OpenStreamSocket;
@@ -43,6 +49,12 @@ export class StreamClient {
   private readonly subscriptions: Subscriptions;
   private readonly watches: Watches;
   private unavailable: StreamUnavailableError | undefined;
+  /** The broker URL of the attempt under way, when there are several. */
+  private attemptBase: string | undefined;
+  /** Broker URLs that failed an attempt since the stream was last open. */
+  private readonly triedInTurn = new Set<string>();
+  /** When the stream went down (the first failed attempt in a row); undefined while it is open. */
+  private downSince: number | undefined;
 
   constructor(private readonly options: StreamClientOptions) {
     this.publisher = new Publisher((frame) => this.connection.send(frame), options.retry);
@@ -51,8 +63,13 @@ export class StreamClient {
     this.watches = new Watches((frame) => this.connection.send(frame));
     this.connection = new StreamConnection({
       open: options.open ?? socketOpener(options.endpoint),
-      url: (resume) => streamUrl(options.endpoint, { instance: options.instanceId, resume }),
+      url: (resume) => {
+        this.attemptBase = options.endpoints?.current();
+        const endpoint = this.attemptBase === undefined ? options.endpoint : { ...options.endpoint, baseUrl: this.attemptBase };
+        return streamUrl(endpoint, { instance: options.instanceId, resume });
+      },
       backoff: options.retry,
+      unreachable: () => this.failOver(),
       schedule: options.schedule,
       handlers: {
         opened: (welcome) => this.opened(welcome.resumed),
@@ -116,6 +133,8 @@ export class StreamClient {
   }
 
   private opened(resumed: boolean): void {
+    this.downSince = undefined;
+    this.triedInTurn.clear();
     this.publisher.resend();
     this.settler.resend();
     this.subscriptions.reopened(resumed);
@@ -132,14 +151,34 @@ export class StreamClient {
     const failure = connectionFailure(error, 'the stream');
     this.subscriptions.interrupted(failure);
     this.watches.interrupted(failure, closed);
-    if (failures < this.options.retry.attempts) return;
-    // As an HTTP call gives up after its attempts: what waits for an answer fails; subscriptions keep trying.
+    // Counted while something waits on the stream: a stream lost while idle is reopened on next use.
+    this.downSince = this.busy() ? (this.downSince ?? Date.now()) : undefined;
+    // As an HTTP call gives up once its retry policy does: what waits for an answer fails; subscriptions keep trying.
     const given =
       error instanceof ConnectionError
         ? error
         : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });
-    this.publisher.failAll(given);
-    this.settler.failAll(given);
+    if (failures >= this.options.retry.attempts) {
+      this.publisher.failAll(given);
+      this.settler.failAll(given);
+      return;
+    }
+    // Each publish by its own policy (a call's `retry` may change it); settles by the client's.
+    this.publisher.failExpired(given);
+    if (this.downSince !== undefined && Date.now() - this.downSince >= this.options.retry.maxElapsedMs) this.settler.failAll(given);
+  }
+
+  /** An attempt found the broker away: with several URLs, the next one; true to try it at once. */
+  private failOver(): boolean {
+    const { endpoints } = this.options;
+    const base = this.attemptBase;
+    if (!endpoints?.several || base === undefined) return false;
+    this.triedInTurn.add(base);
+    endpoints.failed(base);
+    if (!this.triedInTurn.has(endpoints.current())) return true;
+    // Every URL failed since the stream was open: back off before the next turn.
+    this.triedInTurn.clear();
+    return false;
   }
 
   private giveUp(reason: Error): void {

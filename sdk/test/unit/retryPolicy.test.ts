@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/http/retryAfter.js';
-import { backoffDelay, delayBeforeRetry, retryPolicy } from '../../src/http/retryPolicy.js';
+import { backoffDelay, defaultRetryPolicy, delayBeforeRetry, retryPolicy } from '../../src/http/retryPolicy.js';
 import { newIdempotencyKey } from '../../src/idempotency.js';
 
 const policy = retryPolicy({ attempts: 5, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 });
@@ -30,7 +30,22 @@ describe('backoff', () => {
 
   it('treats attempts below 1 as a single attempt', () => {
     expect(retryPolicy({ attempts: 0 }).attempts).toBe(1);
-    expect(retryPolicy({ attempts: undefined }).attempts).toBe(4);
+    expect(retryPolicy({ attempts: undefined }).attempts).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('stops when a retry would start more than maxElapsedMs after the first attempt', () => {
+    const bounded = retryPolicy({ maxElapsedMs: 1000, baseDelayMs: 100, maxDelayMs: 100 });
+    expect(delayBeforeRetry(bounded, 1, 500, undefined, 400)).toBe(500);
+    expect(delayBeforeRetry(bounded, 1, 500, undefined, 600)).toBeNull();
+    expect(delayBeforeRetry(bounded, 50, null, () => 0.5, 900)).toBe(50);
+    expect(delayBeforeRetry(bounded, 50, null, () => 0.5, 951)).toBeNull();
+  });
+
+  it('by default, retries for 60 s whatever the number of attempts (a broker restart is ridden through)', () => {
+    expect(defaultRetryPolicy).toMatchObject({ attempts: Number.POSITIVE_INFINITY, maxElapsedMs: 60_000 });
+    expect(delayBeforeRetry(defaultRetryPolicy, 1000, null, () => 0.5, 30_000)).toBe(2500);
+    expect(delayBeforeRetry(defaultRetryPolicy, 1000, null, () => 0.5, 57_500)).toBe(2500);
+    expect(delayBeforeRetry(defaultRetryPolicy, 1000, null, () => 0.5, 57_501)).toBeNull();
   });
 });
 
