@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import type { DeadReason, MessagePage } from '@miniqueue/sdk';
 import { renderDeadLetters } from '../../lib/messageTable.js';
 import { layoutOf, outputFlags } from '../../lib/outputFlags.js';
-import { fetchPages, nextPageHint, pagingFlags } from '../../lib/paging.js';
+import { fetchPages, pagingFlags, printNextPageHint } from '../../lib/paging.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
 /** Every reason the contract knows; the record makes a new one a type error here until it is described. */
@@ -42,9 +42,9 @@ export default class DlqList extends BrokerCommand<typeof DlqList> {
     const broker = await this.broker();
     const { queue, reason, limit, cursor, all } = this.flags;
     const page = await fetchPages((next) => broker.dlq.list({ queue, reason, limit, cursor: next }), { cursor, all });
-    this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items, layoutOf(this.flags)));
-    const more = nextPageHint(page);
-    if (more) this.log(more);
+    const layout = layoutOf(this.flags);
+    this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items, layout));
+    printNextPageHint(this, page, layout);
     return page;
   }
 }
