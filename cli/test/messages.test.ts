@@ -441,8 +441,8 @@ describe('dlq', () => {
   it('replays a whole queue with --queue, at most --limit', async () => {
     const { topic, queue } = await topicWithQueue();
     for (const n of [1, 2, 3]) await deadMessage(topic, queue, `dead-${n}`);
-    expect(json(await admin('dlq:replay', '--queue', queue, '--limit', '2', '--json'))).toEqual({ queue, replayed: 2 });
-    const rest = await admin('dlq:replay', '--queue', queue);
+    expect(json(await admin('dlq:replay', '--queue', queue, '--limit', '2', '--yes', '--json'))).toEqual({ queue, reason: null, limit: 2, replayed: 2 });
+    const rest = await admin('dlq:replay', '--queue', queue, '--yes');
     expect(rest.stdout).toBe(`Replayed 1 dead message of ${queue}.\n`);
     expect(await listed(queue, '--status', 'PENDING')).toHaveLength(3);
   });
