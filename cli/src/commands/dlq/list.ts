@@ -30,7 +30,8 @@ export default class DlqList extends BrokerCommand<typeof DlqList> {
     const { queue, reason, limit, cursor, all } = this.flags;
     const page = await fetchPages((next) => broker.dlq.list({ queue, reason, limit, cursor: next }), { cursor, all });
     const layout = layoutOf(this.flags);
-    this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items, layout));
+    // As TSV, an empty page is the header alone: a sentence would read as a row.
+    this.log(page.items.length === 0 && layout.format === 'table' ? 'No dead messages.' : renderDeadLetters(page.items, layout));
     printNextPageHint(this, page, layout);
     return page;
   }

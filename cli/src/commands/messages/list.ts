@@ -49,7 +49,8 @@ export default class MessagesList extends BrokerCommand<typeof MessagesList> {
       all,
     });
     const layout = layoutOf(this.flags);
-    this.log(page.items.length === 0 ? 'No messages.' : renderMessages(page.items, layout));
+    // As TSV, an empty page is the header alone: a sentence would read as a row.
+    this.log(page.items.length === 0 && layout.format === 'table' ? 'No messages.' : renderMessages(page.items, layout));
     printNextPageHint(this, page, layout);
     return page;
   }
