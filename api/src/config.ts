@@ -8,7 +8,9 @@ import { checkDatabaseUrl } from './db/databaseUrlSetting.js';
  */
 export const envSchema = Joi.object({
   PORT: Joi.number().port().default(8080).description('HTTP port'),
-  HOST: Joi.string().default('0.0.0.0').description('Interface to listen on'),
+  // Loopback unless told otherwise: a broker started on a laptop is not open to its network. The
+  // container image, Docker Compose and the Pulumi program set 0.0.0.0 themselves.
+  HOST: Joi.string().default('127.0.0.1').description('Interface to listen on (0.0.0.0: every interface)'),
   DATABASE_URL: Joi.string()
     .custom(checkDatabaseUrl)
     .description(

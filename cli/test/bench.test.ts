@@ -79,5 +79,13 @@ describe('bench', () => {
     expect(result.stderr).toMatch(/^\s+2s /m);
     expect(result.stdout).toMatch(/^published {2}[\d,]+ msg\/s/m);
     expect(result.stdout).toMatch(/^latency {4}publish to ack p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms/m);
+    // The warm-up is announced, then what is measured, and a default run says why its rate is low.
+    expect(result.stderr).toMatch(/^Warming up for 3 s: the same load, not counted \(--warmup 0 skips it\)\.$/m);
+    expect(result.stderr).toMatch(
+      /^Measuring 3 s: 1 producer publishing 1 message per request over the stream, one request in flight each; 1 consumer over the stream \(prefetch 10\); 1 queue; all in this one process\.$/m,
+    );
+    expect(result.stderr).toContain('This rate is round trips: one process, one message per request');
+    expect(result.stderr).toContain('--producers 16 --consumers 8');
+    expect(result.stderr.indexOf('Warming up')).toBeLessThan(result.stderr.indexOf('Measuring'));
   });
 });

@@ -63,6 +63,8 @@ describe.skipIf(!hasScript)('destructive commands on a terminal', () => {
       [['queues:delete', 'asked-q'], '', 'Nothing deleted.'],
       [['clients:revoke', 'asked-client'], 'no', 'Nothing revoked.'],
       [['dlq:delete', deadId], 'n', 'Nothing deleted.'],
+      [['dlq:replay', '--queue', 'asked-dead-q'], 'n', 'Nothing replayed.'],
+      [['dlq:delete', '--queue', 'asked-dead-q'], 'n', 'Nothing deleted.'],
     ] as const) {
       const result = await onTerminal([...args], answer);
       expect(result.output).toContain('[y/N] ');

@@ -280,6 +280,20 @@ describe('messages:list', () => {
     expect((await admin('messages:list', 'nope')).exitCode).toBe(4);
   });
 
+  it('-o tsv is rows only on stdout: the next-page hint goes to stderr', async () => {
+    const { topic, queue } = await topicWithQueue();
+    for (const n of [1, 2]) await admin('publish', topic, `tsv-${n}`);
+    const result = await admin('messages:list', queue, '--limit', '1', '-o', 'tsv');
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.map((line) => line.split('\t').length)).toEqual([6, 6]);
+    expect(result.stderr).toContain('More messages (2 in all): add --cursor');
+    // No dead messages: the header alone, not a sentence a program would take for a row.
+    const dead = await admin('dlq:list', '--queue', queue, '--limit', '1', '-o', 'tsv');
+    expect(dead.stdout).toBe('ID\tQUEUE\tRETRIES\tLAST CONSUMER\tPUBLISHED\tDIED\tWHY\tPAYLOAD\n');
+  });
+
   it('lists newest first, and by a header value', async () => {
     const { topic, queue } = await topicWithQueue();
     for (const [payload, customer] of [
@@ -383,6 +397,19 @@ describe('dlq', () => {
     expect(json(await at('-o', 'json')).items.map((m: { message_id: string }) => m.message_id)).toEqual([id]);
   });
 
+  it('at 120 columns the reason a message died is kept readable, other columns left out first', async () => {
+    const { topic, queue } = await topicWithQueue();
+    await admin('publish', topic, JSON.stringify({ body: 'y'.repeat(200) }));
+    const [message] = json(await admin('consume', queue, '--no-ack', '--json')).messages;
+    const reason = 'customer 42 has no email address on file anymore';
+    await admin('nack', message.message_id, '--requeue=false', '--reason', reason);
+    const table = await runCli(['dlq:list', '--queue', queue, '--url', broker.url, '--api-key', broker.adminKey], { COLUMNS: '120' });
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
+    const row = lines.find((line) => line.startsWith(message.message_id))!;
+    expect(row).toContain(reason.slice(0, 30));
+  });
+
   it('nack --reason is shown as why it died; dlq:list --reason and --queue filter', async () => {
     const { topic, queue } = await topicWithQueue(['--max-retries', '0']);
     await admin('publish', topic, 'refused');
@@ -415,8 +442,8 @@ describe('dlq', () => {
   it('replays a whole queue with --queue, at most --limit', async () => {
     const { topic, queue } = await topicWithQueue();
     for (const n of [1, 2, 3]) await deadMessage(topic, queue, `dead-${n}`);
-    expect(json(await admin('dlq:replay', '--queue', queue, '--limit', '2', '--json'))).toEqual({ queue, replayed: 2 });
-    const rest = await admin('dlq:replay', '--queue', queue);
+    expect(json(await admin('dlq:replay', '--queue', queue, '--limit', '2', '--yes', '--json'))).toEqual({ queue, reason: null, limit: 2, replayed: 2 });
+    const rest = await admin('dlq:replay', '--queue', queue, '--yes');
     expect(rest.stdout).toBe(`Replayed 1 dead message of ${queue}.\n`);
     expect(await listed(queue, '--status', 'PENDING')).toHaveLength(3);
   });
@@ -498,6 +525,17 @@ describe('status', () => {
       'websocket_consumers',
     ]);
     expect(result.overview.queues).toBe(result.queues.length);
+  });
+
+  it('counts have thousands separators in the table, bare digits in -o tsv', async () => {
+    const { topic, queue } = await topicWithQueue();
+    const batch = Array.from({ length: 500 }, (_, n) => ({ payload: `m${n}` }));
+    for (const _ of [1, 2, 3]) expect((await broker.post(`/api/v1/topics/${topic}/messages/batch`, { messages: batch }, broker.adminKey)).status).toBe(201);
+    const table = await admin('status');
+    expect(table.stdout).toMatch(new RegExp(`${queue}\\s+${topic}\\s+1,500\\s+0\\s+0\\s+0\\s`));
+    expect(table.stdout).toMatch(/^pending\s+\d{1,3}(,\d{3})+\n/m);
+    const tsv = (await admin('status', '-o', 'tsv')).stdout.split('\n').find((line) => line.startsWith(`${queue}\t`));
+    expect(tsv?.split('\t').slice(2, 6)).toEqual(['1500', '0', '0', '0']);
   });
 
   it('needs the view scope', async () => {

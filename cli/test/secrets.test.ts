@@ -63,7 +63,7 @@ describe('keys in output', () => {
     await record(['dlq:list', '--json']);
     await record(['dlq:delete', '00000000-0000-7000-8000-000000000000', '--yes']);
     await record(['dlq:replay', held.message_id]);
-    await record(['dlq:replay', '--queue', 'secrets-q', '--json']);
+    await record(['dlq:replay', '--queue', 'secrets-q', '--yes', '--json']);
     const replayed = JSON.parse((await record(['consume', 'secrets-q', '--no-ack', '--json'])).stdout).messages[0];
     await record(['ack', replayed.message_id]);
     await record(['queues:get', 'secrets-q']);

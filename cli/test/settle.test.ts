@@ -88,11 +88,15 @@ describe('nack', () => {
     expect(dead).toContain(ids[0]);
   });
 
-  it('--delay keeps the requeued message out of reach', async () => {
+  it('--delay keeps the requeued message out of reach, and says when it can be claimed again', async () => {
     const { queue, ids } = await claimed('later');
-    await admin('nack', ids[0], '--delay', '120');
+    const result = await admin('nack', ids[0], '--delay', '120');
     const message = await statusOf(queue, ids[0]);
     expect(Date.parse(message.available_at) - Date.now()).toBeGreaterThan(100_000);
+    const said = /^Rejected \S+: PENDING again, claimable in 2m0s \(at about (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)Z\)\.\n$/.exec(result.stdout);
+    expect(said, result.stdout).not.toBeNull();
+    // To the second, as the CLI prints times: within a couple of seconds of the broker's own.
+    expect(Math.abs(Date.parse(`${said![1]!.replace(' ', 'T')}Z`) - Date.parse(message.available_at))).toBeLessThan(3_000);
   });
 });
 

@@ -90,9 +90,45 @@ describe('queues', () => {
     expect(defaults.stdout).toBe('Created queue stock-defaults on topic stock (ack timeout 30s, max retries 5).\n');
 
     const list = await admin('queues:list');
-    expect(list.stdout).toMatch(/^NAME\s+TOPIC\s+ACK TIMEOUT\s+MAX RETRIES\s+CREATED\n/);
+    expect(list.stdout).toMatch(/^NAME\s+TOPIC\s+ACK TIMEOUT\s+MAX RETRIES\s+FEATURES\s+CREATED\n/);
     expect(list.stdout).toMatch(/stock-queue\s+stock\s+120s\s+10\s/);
     expect(json<unknown[]>(await admin('queues:list', '--json')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows the policies a queue has, as RabbitMQ does: in the list, its --json and -o tsv, and when it is created', async () => {
+    await admin('topics:create', 'quotes');
+    await admin('topics:create', 'quotes.dead');
+    const created = await admin(
+      'queues:create',
+      'quotes-policies',
+      '--topic',
+      'quotes',
+      '--message-ttl',
+      '60',
+      '--dead-letter-topic',
+      'quotes.dead',
+      '--max-messages',
+      '100',
+      '--max-priority',
+      '5',
+      '--single-active-consumer',
+      '--max-deliveries-per-second',
+      '20',
+    );
+    expect(created.stdout).toBe('Created queue quotes-policies on topic quotes (ack timeout 30s, max retries 5; features TTL DLX Lim Pri SAC Rate).\n');
+    await admin('queues:create', 'quotes-fair', '--topic', 'quotes', '--fairness', 'by_key');
+    await admin('queues:create', 'quotes-plain', '--topic', 'quotes');
+
+    const list = await admin('queues:list');
+    expect(list.stdout).toMatch(/quotes-policies\s+quotes\s+30s\s+5\s+TTL DLX Lim Pri SAC Rate\s/);
+    expect(list.stdout).toMatch(/quotes-fair\s+quotes\s+30s\s+5\s+Fair\s/);
+    expect(list.stdout).toMatch(/quotes-plain\s+quotes\s+30s\s+5\s+-\s/);
+    const listed = json<Array<{ name: string; features: string[] }>>(await admin('queues:list', '--json'));
+    expect(listed.find((q) => q.name === 'quotes-policies')?.features).toEqual(['TTL', 'DLX', 'Lim', 'Pri', 'SAC', 'Rate']);
+    expect(listed.find((q) => q.name === 'quotes-plain')?.features).toEqual([]);
+    const tsv = (await admin('queues:list', '-o', 'tsv')).stdout.split('\n').map((line) => line.split('\t'));
+    expect(tsv[0]).toEqual(['NAME', 'TOPIC', 'ACK TIMEOUT', 'MAX RETRIES', 'FEATURES', 'CREATED']);
+    expect(tsv.find((row) => row[0] === 'quotes-fair')?.[4]).toBe('Fair');
   });
 
   it('a queue on a missing topic is exit code 4, pointing at topics:list', async () => {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { onInterrupt } from '../lib/interrupt.js';
 import { loadSdk } from '../lib/sdk.js';
-import { yellow } from '../lib/style.js';
+import { dim, yellow } from '../lib/style.js';
 import type { BenchReport } from '../lib/bench/report.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 import { transportFlag } from '../lib/transportFlag.js';
@@ -10,6 +10,8 @@ export default class Bench extends BrokerCommand<typeof Bench> {
   static summary = 'Load-test a broker: producers and consumers on a topic of its own, then msg/s and publish-to-ack latency.';
 
   static description = `In the manner of RabbitMQ's PerfTest. It creates a topic named bench-<random> with --queues queues bound to it (fan-out) and one client to publish and one to consume, runs --producers publish loops and --consumers claim-and-ack loops for --duration seconds, prints a progress line every second on stderr (sent/s, acked/s, backlog, errors), then the rates, the publish-to-ack latency percentiles and the errors. Everything it created is deleted at the end, also on Ctrl-C.
+
+What the defaults measure: one producer and one consumer in this one process, one message per request, each waiting for the last one's answer: a round trip's rate (a few hundred msg/s), not what the broker can take. For that, add load: more loops (--producers 16 --consumers 8), batches (--publish-batch 100), several bench processes at once, or \`npm run bench\` in a clone of the repository. The command says this again after a run with such a small load.
 
 First, for --warmup seconds (default 3), the same load runs uncounted and the queues are emptied after it: a fresh process, and a broker meeting new keys and queues, run their first thousands of requests at a fraction of their speed. Each producer and each HTTP consumer has one request in flight over a keep-alive connection. --publish-batch 1 publishes one message per request, over the client's stream unless --transport http (one publish frame in flight per producer); more uses the batch route. Publishes carry no idempotency key: each request is sent once, so there is nothing for one to protect (as \`npm run bench\` publishes). Consumers go over the client's stream too: each is the SDK's consumer of one queue, handling one message at a time with --prefetch (default 10) more pushed ahead, each acked by frame. With --transport http, --receive-batch 1 claims with consume and acks each message; more uses receive and one batch ack. Consumers take the queues in turn. With --producers 0 and --prefill N, consumers drain N messages and stop when their queue is empty.
 
@@ -63,7 +65,7 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
     const connection = await this.connection();
     await this.broker(); // fails here, before anything is created, when there is no key
     // Loaded when it runs, not when oclif loads this module (to list or explain commands).
-    const [{ runBench }, { renderReport }] = await Promise.all([import('../lib/bench/run.js'), import('../lib/bench/report.js')]);
+    const [{ runBench }, { renderReport, smallLoadHint }] = await Promise.all([import('../lib/bench/run.js'), import('../lib/bench/report.js')]);
     const interrupt = onInterrupt();
     try {
       const report = await runBench({
@@ -85,9 +87,12 @@ A broker that rate-limits (MINIQUEUE_RATE_LIMIT_ENABLED) caps each key at its ra
         transport: flags.transport === 'http' ? 'http' : 'stream',
         interrupt: interrupt.signal,
         progress: (line) => process.stderr.write(`${line}\n`),
+        announce: (line) => process.stderr.write(`${line}\n`),
         warn: (line) => process.stderr.write(`${yellow(line)}\n`),
       });
       this.log(renderReport(report));
+      const hint = smallLoadHint(report.settings);
+      if (hint) process.stderr.write(`${dim(hint)}\n`);
       return report;
     } finally {
       interrupt.dispose();

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { NackResult } from '@miniqueue/sdk';
 import { arg } from '../lib/args.js';
+import { formatSeconds, formatTime } from '../lib/format.js';
 import { instanceFlag } from '../lib/holder.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
@@ -34,9 +35,19 @@ export default class Nack extends BrokerCommand<typeof Nack> {
 
   async run(): Promise<NackResult> {
     const requeue = this.flags.requeue === 'true';
-    const result = await (await this.broker()).nack(this.args.id, { requeue, delaySeconds: this.flags.delay, reason: this.flags.reason });
-    const where = result.status === 'DEAD' ? 'now DEAD, in the dead-letter queue' : 'PENDING again';
-    this.log(`Rejected ${result.message_id}: ${where}.`);
+    const { delay } = this.flags;
+    const sent = Date.now();
+    const result = await (await this.broker()).nack(this.args.id, { requeue, delaySeconds: delay, reason: this.flags.reason });
+    this.log(`Rejected ${result.message_id}: ${result.status === 'DEAD' ? 'now DEAD, in the dead-letter queue' : pendingAgain(sent, delay)}.`);
     return result;
   }
+}
+
+/**
+ * When a delayed message can be claimed again. The answer does not carry it, so it is counted from
+ * when the request was sent: the broker's time may differ by the request's round trip.
+ */
+function pendingAgain(sent: number, delaySeconds: number | undefined): string {
+  if (!delaySeconds) return 'PENDING again';
+  return `PENDING again, claimable in ${formatSeconds(delaySeconds)} (at about ${formatTime(new Date(sent + delaySeconds * 1000))})`;
 }

@@ -1,8 +1,8 @@
 import type { Overview, QueueStats } from '@miniqueue/sdk';
-import { formatSeconds } from '../lib/format.js';
+import { formatCount, formatSeconds } from '../lib/format.js';
 import { inStatusColor } from '../lib/style.js';
 import { layoutOf, outputFlags } from '../lib/outputFlags.js';
-import { renderPairs, renderTable, type Column } from '../lib/table.js';
+import { renderPairs, renderTable, type Column, type Layout } from '../lib/table.js';
 import { BrokerCommand } from '../base/brokerCommand.js';
 
 export interface StatusResult {
@@ -12,14 +12,15 @@ export interface StatusResult {
 
 /** A count in its status colour when there is something to see, plain when it is zero. */
 function count(status: string, value: number): string {
-  return value > 0 ? inStatusColor(status, String(value)) : String(value);
+  return value > 0 ? inStatusColor(status, formatCount(value)) : formatCount(value);
 }
 
-function countColumn(status: 'PENDING' | 'UNACKED' | 'ACKED' | 'DEAD'): Column<QueueStats> {
+/** Counts with thousands separators in a table; bare digits in TSV, for programs. */
+function countColumn(status: 'PENDING' | 'UNACKED' | 'ACKED' | 'DEAD', layout: Layout): Column<QueueStats> {
   const key = status.toLowerCase() as 'pending' | 'unacked' | 'acked' | 'dead';
   return {
     header: status,
-    value: (q) => q[key],
+    value: (q) => (layout.format === 'tsv' ? q[key] : formatCount(q[key])),
     align: 'right',
     style: (cell, q) => (q[key] > 0 ? inStatusColor(status, cell) : cell),
   };
@@ -38,13 +39,13 @@ export default class Status extends BrokerCommand<typeof Status> {
     const layout = layoutOf(this.flags);
     // As TSV, only the per-queue rows: one table a program can read (the totals are their sums).
     if (layout.format === 'tsv') {
-      this.log(renderTable(queues, this.queueColumns(), layout));
+      this.log(renderTable(queues, this.queueColumns(layout), layout));
       return { overview, queues };
     }
     this.log(
       renderPairs([
-        ['topics', String(overview.topics)],
-        ['queues', String(overview.queues)],
+        ['topics', formatCount(overview.topics)],
+        ['queues', formatCount(overview.queues)],
         ['pending', count('PENDING', overview.pending)],
         ['unacked', count('UNACKED', overview.unacked)],
         ['acked', count('ACKED', overview.acked)],
@@ -53,19 +54,19 @@ export default class Status extends BrokerCommand<typeof Status> {
     );
     if (queues.length > 0) {
       this.log('');
-      this.log(renderTable(queues, this.queueColumns(), layout));
+      this.log(renderTable(queues, this.queueColumns(layout), layout));
     }
     return { overview, queues };
   }
 
-  private queueColumns(): Column<QueueStats>[] {
+  private queueColumns(layout: Layout): Column<QueueStats>[] {
     return [
       { header: 'QUEUE', value: (q) => q.queue },
       { header: 'TOPIC', value: (q) => q.topic, drop: 1 },
-      countColumn('PENDING'),
-      countColumn('UNACKED'),
-      countColumn('ACKED'),
-      countColumn('DEAD'),
+      countColumn('PENDING', layout),
+      countColumn('UNACKED', layout),
+      countColumn('ACKED', layout),
+      countColumn('DEAD', layout),
       { header: 'OLDEST PENDING', value: (q) => (q.pending > 0 ? formatSeconds(q.oldest_pending_age_seconds) : '-'), align: 'right' },
     ];
   }

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { confirm } from './prompt.js';
 
 /** The flag of every command that destroys something. */
-export const yesFlag = Flags.boolean({ char: 'y', summary: 'Do not ask for confirmation.' });
+export const yesFlag = Flags.boolean({ char: 'y', aliases: ['force'], summary: 'Do not ask for confirmation (also --force).' });
 
 /** Said in the help of every command that destroys something. */
 export const ASKS_FIRST = 'Asks for confirmation unless --yes is given (required when not in a terminal).';

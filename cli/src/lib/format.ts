@@ -12,6 +12,11 @@ export function oneLine(text: string, max = 60): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
+/** A count for people: with thousands separators (1,234,567). */
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
 export function formatSeconds(seconds: number): string {
   if (seconds < 60) return `${Math.round(seconds)}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s`;
@@ -19,5 +24,5 @@ export function formatSeconds(seconds: number): string {
 }
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
 }

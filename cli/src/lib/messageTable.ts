@@ -22,11 +22,22 @@ export function renderMessages(messages: Message[], layout: Layout = FULL_WIDTH)
 }
 
 /**
+ * Why a message died is what a dead-letter view is for: cutting keeps this much of it ("retries
+ * exhausted after 3 deliv…"), leaving other columns out first, where the plain floor of 12 would
+ * keep "retries exh…". At 120 columns the time it died still fits beside it and a queue name of 11.
+ */
+const WHY_MIN_WIDTH = 32;
+
+/**
  * The dead-letter view: where each message died, who held it last, how often it was retried.
  * Fitting a narrow terminal leaves out the publish time, the last consumer, the retries, then when it died.
  */
 export function renderDeadLetters(messages: Message[], layout: Layout = FULL_WIDTH): string {
   const { id, queue, retries, published, died, why, payload } = columns;
   const lastConsumer = { ...columns.consumer, header: 'LAST CONSUMER', drop: 3 };
-  return renderTable(messages, [id, queue, { ...retries, drop: 2 }, lastConsumer, { ...published, drop: 4 }, { ...died, drop: 1 }, why, payload], layout);
+  return renderTable(
+    messages,
+    [id, queue, { ...retries, drop: 2 }, lastConsumer, { ...published, drop: 4 }, { ...died, drop: 1 }, { ...why, minWidth: WHY_MIN_WIDTH }, payload],
+    layout,
+  );
 }

@@ -34,9 +34,20 @@ export function renderMessageDetails(message: Message): string {
     ...(message.group_key === null || message.group_key === undefined
       ? []
       : [['group key', message.group_key === '' ? '(empty)' : message.group_key] as [string, string]]),
+    ...deathOf(message),
     ['headers', headers.length > 0 ? headers.join(' ') : '-'],
   ];
   return `${renderPairs(pairs)}
 
 ${message.payload}`;
+}
+
+/** When and why a dead message died: its reason code, then the consumer's words or how its retries ran out. */
+function deathOf(message: Message): Array<[string, string]> {
+  if (message.status !== 'DEAD') return [];
+  const why = [message.dead_reason, message.dead_detail].filter(Boolean).join(': ');
+  return [
+    ['died', formatTime(message.dead_at)],
+    ['why', why || '-'],
+  ];
 }

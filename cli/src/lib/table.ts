@@ -9,6 +9,8 @@ export interface Column<T> {
   style?: (cell: string, row: T) => string;
   /** Free text (payloads, reasons): at most FREE_TEXT_MAX characters, and cut further, with an ellipsis, to fit the width. */
   shrink?: boolean;
+  /** How narrow cutting may make a `shrink` column (default: 12 characters, or its header). */
+  minWidth?: number;
   /** Left out to fit the width when cutting is not enough; the highest goes first. */
   drop?: number;
 }

@@ -23,6 +23,7 @@ interface AxeResult {
 export async function contrastFailures(page: Page): Promise<string[]> {
   // Evaluated rather than added as a <script>: the dashboard's CSP refuses inline scripts, as it should.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(axePath, 'utf8'));
+  await installContrastOf(page);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResult> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations', 'incomplete'] });
@@ -32,6 +33,40 @@ export async function contrastFailures(page: Page): Promise<string[]> {
       violation.nodes.map((node) => describe(document.querySelector(node.target.join(' ')), node.any[0]?.data?.contrastRatio ?? '?', node.target.join(' '))),
     );
 
+    const measure = (window as unknown as ContrastWindow).contrastOf;
+    for (const node of result.incomplete.flatMap((entry) => entry.nodes)) {
+      if (!node.any.some((check) => check.message?.includes('too short'))) continue;
+      const element = document.querySelector(node.target.join(' '));
+      if (!element || (element as HTMLButtonElement).disabled) continue;
+      const style = getComputedStyle(element);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      const ratio = measure(element);
+      if (ratio < (large ? 3 : 4.5)) failures.push(describe(element, ratio.toFixed(2), node.target.join(' ')));
+    }
+    return failures;
+  });
+}
+
+interface ContrastWindow {
+  contrastOf: (element: Element) => number;
+}
+
+/** The contrast ratio of each element matching `selector` against what is painted behind it. */
+export async function contrastRatios(page: Page, selector: string): Promise<Array<{ text: string; ratio: number }>> {
+  await installContrastOf(page);
+  return page.$$eval(selector, (elements) =>
+    elements.map((element) => ({ text: (element.textContent ?? '').trim(), ratio: (window as unknown as ContrastWindow).contrastOf(element) })),
+  );
+}
+
+/**
+ * window.contrastOf(element): its text colour against its backgrounds, blended up to the first
+ * opaque one, by painting the computed colours (Tailwind's are oklch) onto a canvas.
+ */
+async function installContrastOf(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    if ('contrastOf' in window) return;
     const canvas = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
     const rgba = (colour: string): [number, number, number, number] => {
       canvas.clearRect(0, 0, 1, 1);
@@ -48,7 +83,7 @@ export async function contrastFailures(page: Page): Promise<string[]> {
       });
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
-    const measure = (element: Element): number => {
+    (window as unknown as ContrastWindow).contrastOf = (element: Element): number => {
       const layers: number[][] = [];
       for (let at: Element | null = element; at; at = at.parentElement) {
         const layer = rgba(getComputedStyle(at).backgroundColor);
@@ -60,16 +95,5 @@ export async function contrastFailures(page: Page): Promise<string[]> {
       const [light, dark] = [luminance(text), luminance(background)].sort((a, b) => b - a);
       return (light + 0.05) / (dark + 0.05);
     };
-    for (const node of result.incomplete.flatMap((entry) => entry.nodes)) {
-      if (!node.any.some((check) => check.message?.includes('too short'))) continue;
-      const element = document.querySelector(node.target.join(' '));
-      if (!element || (element as HTMLButtonElement).disabled) continue;
-      const style = getComputedStyle(element);
-      const size = parseFloat(style.fontSize);
-      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-      const ratio = measure(element);
-      if (ratio < (large ? 3 : 4.5)) failures.push(describe(element, ratio.toFixed(2), node.target.join(' ')));
-    }
-    return failures;
   });
 }

@@ -20,7 +20,7 @@ describe('the Pulumi project', () => {
   it('reads the keys the example stacks set', () => {
     expect(readKeys.length).toBeGreaterThan(20);
     for (const stack of ['local', 'kubernetes']) {
-      const config = parse(infraFile(`Pulumi.${stack}.yaml`)).config as Record<string, unknown>;
+      const config = parse(infraFile(`Pulumi.${stack}.example.yaml`)).config as Record<string, unknown>;
       expect(config['miniqueue:target']).toBe(stack);
       for (const key of Object.keys(config)) expect(readKeys, `${stack}: ${key}`).toContain(key.replace(/^miniqueue:/, ''));
     }

@@ -1,24 +1,16 @@
 import { Flags } from '@oclif/core';
-import type { DeadReason, MessagePage } from '@miniqueue/sdk';
+import type { MessagePage } from '@miniqueue/sdk';
+import { reasonFlag } from '../../lib/deadLetterFilter.js';
 import { renderDeadLetters } from '../../lib/messageTable.js';
 import { layoutOf, outputFlags } from '../../lib/outputFlags.js';
-import { fetchPages, nextPageHint, pagingFlags } from '../../lib/paging.js';
+import { fetchPages, pagingFlags, printNextPageHint } from '../../lib/paging.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
-
-/** Every reason the contract knows; the record makes a new one a type error here until it is described. */
-const REASONS: Record<DeadReason, string> = {
-  NACKED: 'refused by a consumer',
-  RETRIES_EXHAUSTED: 'nacked with no retries left',
-  EXPIRED: 'lease ran out with no retries left',
-  OVERFLOW: 'pushed out of a full bounded queue',
-  TTL_EXPIRED: 'its time to live ran out before delivery',
-};
 
 export default class DlqList extends BrokerCommand<typeof DlqList> {
   static summary = 'List dead messages, of every queue or of one.';
 
   static description =
-    "A message goes dead when a consumer rejects it for good, when its retries run out, when a full bounded queue pushes it out, or when its time to live runs out. Each shows when it died and why (the consumer's nack reason, or how its retries ran out). Bring it back with dlq:replay.";
+    "A message goes dead when a consumer rejects it for good, when its retries run out, when a full bounded queue pushes it out, or when its time to live runs out. Each shows when it died and why (the consumer's nack reason, or how its retries ran out). Bring it back with dlq:replay, or delete it with dlq:delete (either also by queue and reason).";
 
   static examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -28,12 +20,7 @@ export default class DlqList extends BrokerCommand<typeof DlqList> {
 
   static flags = {
     queue: Flags.string({ char: 'q', summary: 'Only the dead messages of this queue.' }),
-    reason: Flags.option({
-      options: Object.keys(REASONS) as DeadReason[],
-      summary: `Only those that died this way: ${Object.entries(REASONS)
-        .map(([reason, why]) => `${reason} (${why})`)
-        .join(', ')}.`,
-    })(),
+    reason: reasonFlag,
     ...pagingFlags,
     ...outputFlags,
   };
@@ -42,9 +29,10 @@ export default class DlqList extends BrokerCommand<typeof DlqList> {
     const broker = await this.broker();
     const { queue, reason, limit, cursor, all } = this.flags;
     const page = await fetchPages((next) => broker.dlq.list({ queue, reason, limit, cursor: next }), { cursor, all });
-    this.log(page.items.length === 0 ? 'No dead messages.' : renderDeadLetters(page.items, layoutOf(this.flags)));
-    const more = nextPageHint(page);
-    if (more) this.log(more);
+    const layout = layoutOf(this.flags);
+    // As TSV, an empty page is the header alone: a sentence would read as a row.
+    this.log(page.items.length === 0 && layout.format === 'table' ? 'No dead messages.' : renderDeadLetters(page.items, layout));
+    printNextPageHint(this, page, layout);
     return page;
   }
 }

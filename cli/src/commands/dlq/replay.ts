@@ -1,22 +1,21 @@
-import { Flags } from '@oclif/core';
 import { optionalArg } from '../../lib/args.js';
-import type { BulkReplayResult, ReplayResult } from '@miniqueue/sdk';
-import { EXIT, Failure } from '../../lib/failure.js';
+import type { ReplayResult } from '@miniqueue/sdk';
+import { ASKS_FIRST, confirmThenAct, yesFlag } from '../../lib/confirmThenAct.js';
+import { describeFilter, filterFlags, oneOrFilter, type DeadLetterFilter } from '../../lib/deadLetterFilter.js';
 import { plural } from '../../lib/format.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
-export type DlqReplayResult = ReplayResult | (BulkReplayResult & { queue: string });
+export type DlqReplayResult = ReplayResult | (DeadLetterFilter & { replayed: number });
 
 export default class DlqReplay extends BrokerCommand<typeof DlqReplay> {
-  static summary = 'Move dead messages back to their queue: one by id, or a whole queue.';
+  static summary = 'Move dead messages back to their queue: one by id, or those of a queue or reason.';
 
-  static description =
-    'A replayed message is PENDING again with its retry count reset to 0. With --queue, the oldest dead messages of that queue are replayed first, all of them unless --limit is given.';
+  static description = `A replayed message is PENDING again with its retry count reset to 0. With --queue and/or --reason, the matching dead messages are replayed, oldest first, all of them unless --limit is given (--reason alone: of every queue). Replaying many ${ASKS_FIRST.charAt(0).toLowerCase()}${ASKS_FIRST.slice(1)}`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> 3f2a9c1e-5b7d-4e8a-9c21-7d4e5f6a8b90',
     '<%= config.bin %> <%= command.id %> --queue email-queue',
-    '<%= config.bin %> <%= command.id %> --queue email-queue --limit 100',
+    '<%= config.bin %> <%= command.id %> --queue email-queue --reason RETRIES_EXHAUSTED --limit 100 --yes',
   ];
 
   static args = {
@@ -24,24 +23,29 @@ export default class DlqReplay extends BrokerCommand<typeof DlqReplay> {
   };
 
   static flags = {
-    queue: Flags.string({ char: 'q', summary: 'Replay the dead messages of this queue.' }),
-    limit: Flags.integer({ summary: 'With --queue: replay at most this many (1-100000).', min: 1, max: 100_000, dependsOn: ['queue'] }),
+    ...filterFlags('replay'),
+    yes: yesFlag,
   };
 
   async run(): Promise<DlqReplayResult> {
     const { id } = this.args;
-    const { queue, limit } = this.flags;
-    if (Boolean(id) === Boolean(queue)) {
-      throw new Failure('Give either a message id or --queue', 'See `miniqueue dlq:replay --help`.', EXIT.usage);
-    }
+    const filter = oneOrFilter('dlq:replay', id, this.flags);
     const broker = await this.broker();
-    if (id) {
-      const result = await broker.dlq.replay(id);
+    if (!filter) {
+      const result = await broker.dlq.replay(id!);
       this.log(`Replayed message ${result.message_id}: ${result.status} again.`);
       return result;
     }
-    const result = await broker.dlq.replayAll(queue!, { limit });
-    this.log(`Replayed ${plural(result.replayed, 'dead message')} of ${queue}.`);
-    return { queue: queue!, ...result };
+    const which = describeFilter(filter);
+    return confirmThenAct<DlqReplayResult>(this, this.flags.yes, {
+      question: `Replay ${filter.limit ? `at most ${plural(filter.limit, 'dead message')}` : 'every dead message'} ${which}?`,
+      declined: 'Nothing replayed.',
+      untouched: { ...filter, replayed: 0 },
+      act: async () => {
+        const { replayed } = await broker.dlq.replayMatching({ queue: filter.queue ?? undefined, reason: filter.reason ?? undefined, limit: filter.limit });
+        this.log(`Replayed ${plural(replayed, 'dead message')} ${which}.`);
+        return { ...filter, replayed };
+      },
+    });
   }
 }

@@ -3,7 +3,7 @@ import { arg } from '../../lib/args.js';
 import type { MessagePage, MessageStatus } from '@miniqueue/sdk';
 import { renderMessages } from '../../lib/messageTable.js';
 import { layoutOf, outputFlags } from '../../lib/outputFlags.js';
-import { fetchPages, nextPageHint, pagingFlags } from '../../lib/paging.js';
+import { fetchPages, pagingFlags, printNextPageHint } from '../../lib/paging.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
 const STATUSES = ['PENDING', 'UNACKED', 'ACKED', 'DEAD'] as const satisfies readonly MessageStatus[];
@@ -48,9 +48,10 @@ export default class MessagesList extends BrokerCommand<typeof MessagesList> {
       cursor,
       all,
     });
-    this.log(page.items.length === 0 ? 'No messages.' : renderMessages(page.items, layoutOf(this.flags)));
-    const more = nextPageHint(page);
-    if (more) this.log(more);
+    const layout = layoutOf(this.flags);
+    // As TSV, an empty page is the header alone: a sentence would read as a row.
+    this.log(page.items.length === 0 && layout.format === 'table' ? 'No messages.' : renderMessages(page.items, layout));
+    printNextPageHint(this, page, layout);
     return page;
   }
 }

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { arg } from '../../lib/args.js';
 import type { Fairness, Queue } from '@miniqueue/sdk';
 import { BrokerCommand } from '../../base/brokerCommand.js';
+import { queueFeatures } from '../../lib/queueFeatures.js';
 import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
 import { BOUND_FORMS, boundFlags, overflowOf, parseBound } from '../../lib/boundFlags.js';
 import { EXPIRY_FORMS, expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../lib/expiryFlags.js';
@@ -77,7 +78,11 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
       fairness: this.flags.fairness as Fairness | undefined,
       maxInFlightPerKey: this.flags['max-in-flight-per-key'],
     });
-    this.log(`Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}).`);
+    const features = queueFeatures(queue);
+    const policies = features.length > 0 ? `; features ${features.join(' ')}` : '';
+    this.log(
+      `Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}${policies}).`,
+    );
     return queue;
   }
 }

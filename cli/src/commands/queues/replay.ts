@@ -3,7 +3,7 @@ import type { HistoryReplayResult, ReplayFrom } from '@miniqueue/sdk';
 import { arg } from '../../lib/args.js';
 import { ASKS_FIRST, confirmThenAct, yesFlag } from '../../lib/confirmThenAct.js';
 import { EXIT, Failure } from '../../lib/failure.js';
-import { plural } from '../../lib/format.js';
+import { formatTime, plural } from '../../lib/format.js';
 import { parseSince } from '../../lib/since.js';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 
@@ -34,7 +34,7 @@ export default class QueuesReplay extends BrokerCommand<typeof QueuesReplay> {
     const from = this.from();
     const broker = await this.broker();
     const counted = await broker.history.replay(name, { ...from, dryRun: true });
-    const what = `${plural(counted.messages, 'acked message')} of ${name} published ${from.afterId ? `after ${from.afterId}` : `since ${counted.since.toISOString()}`}`;
+    const what = `${plural(counted.messages, 'acked message')} of ${name} published ${from.afterId ? `after ${from.afterId}` : `since ${formatTime(counted.since)}`}`;
     if (this.flags['dry-run']) {
       this.log(`Would replay ${what}.`);
       return counted;

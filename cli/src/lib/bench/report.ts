@@ -77,3 +77,34 @@ export function renderReport(report: BenchReport): string {
 export function progressLine(elapsedSeconds: number, sentPerSecond: number, ackedPerSecond: number, stats: BenchStats): string {
   return `${String(Math.round(elapsedSeconds)).padStart(4)}s  sent ${n(Math.round(sentPerSecond))}/s  acked ${n(Math.round(ackedPerSecond))}/s  backlog ${n(stats.backlog)}  errors ${n(stats.errorCount)}`;
 }
+
+const many = (count: number, one: string) => `${n(count)} ${count === 1 ? one : `${one}s`}`;
+
+/** What the measured run does, in a line: the load is the flags', and a reader should see it beside the numbers. */
+export function loadLine(settings: BenchSettings, transport: 'stream' | 'http'): string {
+  const over = settings.publish_batch === 1 && transport === 'stream' ? 'over the stream' : 'over HTTP';
+  const producers =
+    settings.producers === 0
+      ? `no producer (${many(settings.prefill, 'message')} prefilled)`
+      : `${many(settings.producers, 'producer')} publishing ${many(settings.publish_batch, 'message')} per request ${over}, one request in flight each`;
+  const consumers =
+    settings.consumers === 0
+      ? 'no consumer'
+      : transport === 'stream'
+        ? `${many(settings.consumers, 'consumer')} over the stream (prefetch ${n(settings.prefetch)})`
+        : `${many(settings.consumers, 'consumer')} claiming ${n(settings.receive_batch)} per request`;
+  return `Measuring ${n(settings.duration_seconds)} s: ${producers}; ${consumers}; ${many(settings.queues, 'queue')}; all in this one process.`;
+}
+
+/**
+ * Said beside a small load's numbers: with one message per request and few requests in flight, a
+ * rate is one process waiting on round trips, not what the broker can take.
+ */
+export function smallLoadHint(settings: BenchSettings): string | null {
+  if (settings.producers === 0 || settings.producers * settings.publish_batch > 4) return null;
+  return (
+    "This rate is round trips: one process, one message per request, one request in flight per producer, so each message waits for the last one's answer. " +
+    'For what the broker can take, add load: more loops (--producers 16 --consumers 8), batches (--publish-batch 100 --transport http), several bench processes at once, ' +
+    'or `npm run bench` in a clone of the repository (docs/performance.md).'
+  );
+}

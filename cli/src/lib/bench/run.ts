@@ -1,7 +1,7 @@
 import type * as Sdk from '@miniqueue/sdk';
 import { performance } from 'node:perf_hooks';
 import { prefill } from './prefill.js';
-import { benchReport, progressLine, type BenchReport, type BenchSettings } from './report.js';
+import { benchReport, loadLine, progressLine, type BenchReport, type BenchSettings } from './report.js';
 import { BenchStats, type Snapshot } from './stats.js';
 import { createTopology } from './topology.js';
 import { streamConsumer } from './streamWorker.js';
@@ -17,6 +17,8 @@ export interface BenchRun {
   /** Ends the run early (Ctrl-C); what was measured so far is reported. */
   interrupt: AbortSignal;
   progress: (line: string) => void;
+  /** Where the phases are told as they start (the warm-up, then the measured run). */
+  announce: (line: string) => void;
   /** Where cleanup problems are told. */
   warn: (line: string) => void;
 }
@@ -55,6 +57,7 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
       }),
     ];
     if (settings.warmup_seconds > 0 && !run.interrupt.aborted) {
+      run.announce(`Warming up for ${settings.warmup_seconds} s: the same load, not counted (--warmup 0 skips it).`);
       // The same load, uncounted, until this process and the broker are up to speed (a fresh
       // process runs its first thousands of requests at a fraction of its speed); then the queues
       // are emptied, so the measured run starts as if nothing had happened.
@@ -67,6 +70,7 @@ export async function runBench(run: BenchRun): Promise<BenchReport> {
       await prefill(publisher, topology.topic, settings.prefill, settings.size);
       stats.stored += settings.prefill * topology.queues.length;
     }
+    run.announce(loadLine(settings, run.transport ?? 'stream'));
     const snapshot = await measure(run, stats, settings.duration_seconds, run.progress, (stop) => workers(stats, stop));
     return benchReport(run.url, settings, stats, snapshot);
   } finally {

@@ -25,7 +25,7 @@ export function CountTile({
         {label}
       </dt>
       <dd
-        className={`font-semibold tabular-nums ${large ? 'mt-1 text-3xl' : 'mt-0.5 text-2xl'} ${value > 0 ? STATUS_COLOURS[status].text : 'text-slate-500'}`}
+        className={`font-semibold tabular-nums ${large ? 'mt-1 text-3xl' : 'mt-0.5 text-2xl'} ${value > 0 ? STATUS_COLOURS[status].text : 'text-slate-600'}`}
         data-testid={testId}
       >
         {formatCount(value)}

@@ -3,7 +3,6 @@ import { formatClock, formatCount } from '../../../lib/format';
 import { Button } from '../../../lib/ui/Button';
 import { Card, PageHeader } from '../../../lib/ui/Card';
 import { FEED_ROWS_SHOWN, filterRows, type FeedFilter, type FeedRow } from '../api/feedRows';
-import { ConnectionIndicator } from './ConnectionIndicator';
 import { FeedFilters } from './FeedFilters';
 import { FeedList } from './FeedList';
 import { useMonitor } from './MonitorProvider';
@@ -31,10 +30,10 @@ export function LivePage() {
 
   return (
     <>
+      {/* The feed's connection is shown once, in the top bar of every page. */}
       <PageHeader
         title="Live activity"
         description="Every state change as the broker commits it, newest first. Within a second, events of one type on one queue are summed into one row with their count."
-        actions={<ConnectionIndicator />}
       />
       {status === 'reconnecting' && (
         <p role="status" className="mb-4 rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900 ring-1 ring-amber-200">

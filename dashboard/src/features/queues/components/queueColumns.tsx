@@ -27,7 +27,7 @@ export interface QueueColumn {
 export const queueHref = (queue: string) => `/queues/${encodeURIComponent(queue)}`;
 
 const consumers = (row: QueueStats) => row.websocket_consumers + row.pollers;
-const muted = (value: number) => (value > 0 ? 'text-slate-800' : 'text-slate-500');
+const muted = (value: number) => (value > 0 ? 'text-slate-800' : 'text-slate-600');
 
 const rateColumn = (
   key: 'enqueued' | 'delivered' | 'acked',
@@ -64,7 +64,7 @@ export const QUEUE_COLUMNS: QueueColumn[] = [
     label: column.label,
     value: (row) => row[column.key],
     render: (row) => (
-      <span data-column={column.key} className={`font-semibold tabular-nums ${row[column.key] > 0 ? STATUS_COLOURS[column.status].text : 'text-slate-500'}`}>
+      <span data-column={column.key} className={`font-semibold tabular-nums ${row[column.key] > 0 ? STATUS_COLOURS[column.status].text : 'text-slate-600'}`}>
         {formatCount(row[column.key])}
       </span>
     ),

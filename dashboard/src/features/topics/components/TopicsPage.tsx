@@ -7,6 +7,9 @@ import { useConfirm } from '../../../lib/ui/ConfirmDialog';
 import { Empty, ErrorNotice, Loading, Notice } from '../../../lib/ui/States';
 import { useResource } from '../../../lib/useResource';
 import { deleteQueue, deleteTopic, loadTopology } from '../api/topology';
+import { Link } from '../../../lib/router';
+import { QueueFeatureBadges } from '../../queues/components/QueueFeatureBadges';
+import { queueHref } from '../../queues/components/queueColumns';
 import { NewQueueForm } from './NewQueueForm';
 import { NewTopicForm } from './NewTopicForm';
 
@@ -125,7 +128,12 @@ function TopicCard({ topic, queues, admin, onDeleteTopic, onDeleteQueue }: Topic
             const queue = queues.get(name);
             return (
               <li key={name} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                <span className="font-medium text-slate-800">{name}</span>
+                <span className="flex flex-wrap items-center gap-2">
+                  <Link href={queueHref(name)} className="break-all font-medium text-indigo-700 hover:underline">
+                    {name}
+                  </Link>
+                  {queue && <QueueFeatureBadges queue={queue} />}
+                </span>
                 <span className="flex items-center gap-3 text-xs text-slate-500">
                   {queue && (
                     <>

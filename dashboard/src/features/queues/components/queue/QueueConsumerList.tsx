@@ -45,7 +45,7 @@ export function QueueConsumerList({ queue, websocketConsumers, className }: { qu
                   <td className="py-1.5 text-xs text-slate-700" title={row.last_seen_at?.toISOString()}>
                     {age === null ? 'holding only' : age < 10 ? 'just now' : `${formatAge(age)} ago`}
                   </td>
-                  <td className={`py-1.5 text-right tabular-nums ${row.in_flight > 0 ? 'font-semibold text-sky-700' : 'text-slate-500'}`} data-key="in-flight">
+                  <td className={`py-1.5 text-right tabular-nums ${row.in_flight > 0 ? 'font-semibold text-sky-700' : 'text-slate-600'}`} data-key="in-flight">
                     {formatCount(row.in_flight)}
                   </td>
                 </tr>
