@@ -53,7 +53,10 @@ export interface NackOptions {
   requeue: boolean;
   delaySeconds: number;
   reason: string | null;
-  /** False hands the message back without using a retry (see messageNack). Default true. */
+  /**
+   * False hands the message back without using a retry (see messageNack). Default true. With
+   * `requeue` false it has nothing to keep: the message is dead-lettered as any refused one is.
+   */
   countRetry?: boolean;
 }
 
@@ -201,7 +204,7 @@ export class Settler {
     const started = traced ? now() : 0;
     const { own: rows, advanced } = await messageNack(
       this.deps.pool,
-      requests.map((request, ref) => ({ ref, ...request })),
+      requests.map((request, ref) => ({ ref, ...request, countRetry: request.requeue ? request.countRetry : true })),
       traced,
     );
     if (traced) recordLeftLeaseSpans(rows, 'nack', started);

@@ -67,8 +67,8 @@ export const FRAME_SCHEMAS: Record<FrameType, ObjectSchema> = {
     requeue: bodyBoolean(),
     delay_seconds: delaySeconds,
     reason: storableText().max(NACK_REASON_MAX).allow(''),
-    // A hand back (false) puts the message back as it was claimed; it cannot also dead-letter it.
-    count_retry: bodyBoolean().when('requeue', { is: false, then: Joi.valid(true).messages({ 'any.only': 'can be false only with requeue true' }) }),
+    // A hand back (false) puts the message back as it was claimed; with requeue false it has no effect.
+    count_retry: bodyBoolean(),
     ref: counter(),
   }),
   // One lease (`id`, answered as the HTTP extend) or many (`ids`, answered per id as `ack`).

@@ -60,15 +60,21 @@ describe('leases, fencing, retries and the dead-letter queue', () => {
     }
     // retry_count 2 = max_retries: a counted nack would kill it now; a hand back does not.
     await mq.post('/api/v1/queues/jobs-q/consume', undefined, first);
-    const refused = await mq.post(`/api/v1/messages/${id}/nack`, { requeue: false, count_retry: false }, first);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ field: 'count_retry' })] });
     const handedBack = await mq.post(`/api/v1/messages/${id}/nack`, { count_retry: false }, first);
     expect(handedBack.body).toEqual({ message_id: id, status: 'PENDING' });
     expect(await statusOf(mq, id)).toEqual({ status: 'PENDING', retry_count: 2, consumer_id: null });
     const again = await mq.post('/api/v1/queues/jobs-q/consume', undefined, second);
     expect(again.body).toMatchObject({ message_id: id, retry_count: 2, consumer_id: 'worker-2' });
     expect((await mq.post(`/api/v1/messages/${id}/ack`, undefined, second)).status).toBe(200);
+  });
+
+  it('count_retry false has no effect on a nack without requeue: the message is dead-lettered', async () => {
+    const [id] = await publishOne(mq, 'jobs', 'refused outright');
+    expect((await mq.post('/api/v1/queues/jobs-q/consume', undefined, first)).body).toMatchObject({ message_id: id });
+    const nacked = await mq.post(`/api/v1/messages/${id}/nack`, { requeue: false, count_retry: false }, first);
+    expect(nacked.body).toEqual({ message_id: id, status: 'DEAD' });
+    // Gone again, so the cases below count only the dead letters they make.
+    expect((await mq.del(`/api/v1/dashboard/dlq/${id}`, mq.adminKey)).status).toBe(204);
   });
 
   it('retries run out into DEAD after max_retries; replay brings it back with retry_count 0', async () => {

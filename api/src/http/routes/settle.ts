@@ -44,8 +44,8 @@ export function settleRoutes(server: Server, ctx: AppContext): void {
           requeue: bodyBoolean().default(true),
           delay_seconds: delaySeconds.default(0),
           reason: storableText().max(NACK_REASON_MAX).allow(''),
-          // A hand back (false) puts the message back as it was claimed; it cannot also dead-letter it.
-          count_retry: bodyBoolean().when('requeue', { is: false, then: Joi.valid(true).messages({ 'any.only': 'can be false only with requeue true' }) }),
+          // A hand back (false) puts the message back as it was claimed; with requeue false it has no effect.
+          count_retry: bodyBoolean(),
         }).allow(null),
       },
     },

@@ -28,7 +28,7 @@ export interface NackRequest {
      */
     delay_seconds?: number;
     /**
-     * false hands the message back without using a retry: PENDING again with its retry count unchanged (it never goes DEAD for it). Only with `requeue: true`; `false` with `requeue: false` is `400 validation_failed`.
+     * false hands the message back without using a retry: PENDING again with its retry count unchanged (it never goes DEAD for it). It has no effect with `requeue: false`: the message is dead-lettered as any nack without requeue.
      * @type {boolean}
      * @memberof NackRequest
      */
