@@ -123,7 +123,13 @@ export async function sdkLatency(
       confirms.push(publisher.publish(names.topic, PAYLOAD, { headers: { 'bench-seq': id } }));
     });
     await Promise.all(confirms);
-    for (let i = 0; i < 100 && sentAt.size > 0 && !fatal; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    // A consumer slower than the rate (the defaults: one handler, prefetch 2) drains a backlog:
+    // wait while it makes progress; its latencies say how far behind it fell.
+    let lastProgress = performance.now();
+    for (let seen = samples.length; sentAt.size > 0 && !fatal && performance.now() - lastProgress < 5_000;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (samples.length > seen) [seen, lastProgress] = [samples.length, performance.now()];
+    }
     if (fatal) throw fatal;
     if (sentAt.size > 0) throw new Error(`${sentAt.size} of the measured messages never reached the handler`);
     return { messages: published, requests: published * 2, seconds: Number(process.hrtime.bigint() - started) / 1e9, samples, extra: {} };
