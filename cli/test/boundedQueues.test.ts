@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { json } from './helpers/cli.js';
+import { json, runCli } from './helpers/cli.js';
 import { brokerForFile, type FileBroker } from './helpers/fileBroker.js';
 
 let admin: FileBroker['admin'];
@@ -27,5 +27,32 @@ describe('bounded queues from the command line', () => {
     expect(changed).toMatchObject({ max_bytes: 1000, overflow: 'drop_oldest' });
     expect(changed.max_messages ?? null).toBeNull();
     expect((await admin('publish', 'capped', 'second')).exitCode).toBe(0);
+  }, 60_000);
+
+  it('queues:create --help says what reject_publish does on a shared topic and offers reject_copy', async () => {
+    const help = (await runCli(['queues:create', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('one full queue stops the publish for every queue of the topic');
+    expect(help).toContain('reject_copy');
+    expect(help).toContain('refuses only its own copy');
+  });
+
+  it('a bounded reject_publish queue is created with a note on its topic; a reject_copy one refuses only its copy, and publish says so', async () => {
+    await admin('topics:create', 'shared');
+    await admin('queues:create', 'shared-main', '--topic', 'shared');
+    const whole = await admin('queues:create', 'shared-whole', '--topic', 'shared', '--max-messages', '5');
+    expect(whole.exitCode).toBe(0);
+    expect(whole.stdout).toContain('Note: When shared-whole is full it refuses every publish to shared, for every queue bound to it; --overflow reject_copy');
+    expect((await admin('queues:delete', 'shared-whole', '--yes')).exitCode).toBe(0);
+
+    const copy = await admin('queues:create', 'shared-side', '--topic', 'shared', '--max-messages', '1', '--overflow', 'reject_copy');
+    expect(copy.exitCode).toBe(0);
+    expect(copy.stdout).not.toContain('Note:');
+    expect((await admin('queues:get', 'shared-side')).stdout).toMatch(/bounds\s+1 messages \(reject_copy\)/);
+
+    expect((await admin('publish', 'shared', 'first')).exitCode).toBe(0);
+    const partly = await admin('publish', 'shared', 'second');
+    expect(partly.exitCode).toBe(0);
+    expect(partly.stdout).toMatch(/Published to shared: shared-main \S+$/m);
+    expect(partly.stderr).toContain('Warning: Queue shared-side is full (max_messages 1); its copy was not stored');
   }, 60_000);
 });

@@ -104,6 +104,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     if (result.duplicate) this.log(`Already published under this idempotency key: ${result.message_ids.join(', ')}`);
     else if (result.queues.length === 0) this.warnNoQueues(topic);
     else this.log(`Published to ${topic}: ${result.queues.map((queue, i) => `${queue} ${result.message_ids[i]}`).join(', ')}`);
+    this.warnRefused(result);
     return result;
   }
 
@@ -155,5 +156,10 @@ export default class Publish extends BrokerCommand<typeof Publish> {
 
   private warnNoQueues(topic: string): void {
     process.stderr.write(`${yellow('Warning:')} no queue is bound to ${topic}, so nothing was stored. Bind one with queues:create --topic ${topic}.\n`);
+  }
+
+  /** A full reject_copy queue refused its copy: the publish succeeded, but not everywhere. */
+  private warnRefused(result: PublishResult): void {
+    for (const refused of result.refused ?? []) process.stderr.write(`${yellow('Warning:')} ${refused.message}\n`);
   }
 }
