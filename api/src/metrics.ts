@@ -43,7 +43,7 @@ export class Metrics {
   );
   private readonly refusedCopies = this.counter(
     'miniqueue_copies_refused_total',
-    'Copies of a publish that a full queue with overflow reject_copy refused (its topic\'s other queues got theirs)',
+    "Copies of a publish that a full queue with overflow reject_copy refused (its topic's other queues got theirs)",
   );
   private readonly publishToAck = new client.Histogram({
     name: 'miniqueue_publish_to_ack_seconds',

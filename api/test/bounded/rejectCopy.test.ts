@@ -64,9 +64,17 @@ describe('overflow reject_copy', () => {
 
   it('in a batch: each item that does not fit is refused by that queue only; every item reaches the plain queue', async () => {
     await topic('rc-batch', [{ name: 'rcb-side', max_messages: 2, overflow: 'reject_copy' }, { name: 'rcb-main' }]);
-    const answer = await publishBatch('rc-batch', ['a', 'b', 'c', 'd'].map((payload) => ({ payload })));
+    const answer = await publishBatch(
+      'rc-batch',
+      ['a', 'b', 'c', 'd'].map((payload) => ({ payload })),
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    expect(answer.body.results.map((r: { queues: string[] }) => r.queues)).toEqual([['rcb-main', 'rcb-side'], ['rcb-main', 'rcb-side'], ['rcb-main'], ['rcb-main']]);
+    expect(answer.body.results.map((r: { queues: string[] }) => r.queues)).toEqual([
+      ['rcb-main', 'rcb-side'],
+      ['rcb-main', 'rcb-side'],
+      ['rcb-main'],
+      ['rcb-main'],
+    ]);
     expect(answer.body.results[0].refused ?? []).toEqual([]);
     expect(answer.body.results[2].refused).toEqual([{ queue: 'rcb-side', code: 'queue_full', message: expect.stringContaining('rcb-side') }]);
     expect(answer.body.results[3].refused).toMatchObject([{ queue: 'rcb-side', code: 'queue_full' }]);
@@ -124,11 +132,7 @@ describe('overflow reject_copy', () => {
   });
 
   it('beside a reject_publish queue: reject_publish still refuses the whole publish', async () => {
-    await topic('rc-mixed', [
-      { name: 'rcm-copy', max_messages: 5, overflow: 'reject_copy' },
-      { name: 'rcm-whole', max_messages: 1 },
-      { name: 'rcm-main' },
-    ]);
+    await topic('rc-mixed', [{ name: 'rcm-copy', max_messages: 5, overflow: 'reject_copy' }, { name: 'rcm-whole', max_messages: 1 }, { name: 'rcm-main' }]);
     expect((await publish('rc-mixed', 'a')).status).toBe(201);
     const refused = await publish('rc-mixed', 'b');
     expect(refused.status).toBe(429);

@@ -25,7 +25,7 @@ export function boundFlags(removable: boolean) {
     'max-messages': Flags.string({ summary: `At most this many messages in the queue at once (1-1000000000)${none}.` }),
     'max-bytes': Flags.string({ summary: `At most this many payload bytes in the queue at once${none}.` }),
     overflow: Flags.string({
-      summary: 'What a publish without room does (default reject_publish: refused for every queue of the topic; reject_copy: only this queue\'s copy).',
+      summary: "What a publish without room does (default reject_publish: refused for every queue of the topic; reject_copy: only this queue's copy).",
       options: [...OVERFLOWS],
     }),
   };

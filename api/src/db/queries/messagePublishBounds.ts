@@ -72,4 +72,8 @@ export const FULL_JOINS = ' LEFT JOIN full_item fu ON fu.ord = i.ord LEFT JOIN r
  * time; a plain statement that claims the key again later leaves them with an older stamp than the
  * key's created_at, which idempotencyFind() then does not read.
  */
-export const CLAIM_REFUSED = { columns: ', refused, refused_at', values: ', p.refused_copies::jsonb, now()', set: ', refused = EXCLUDED.refused, refused_at = now()' };
+export const CLAIM_REFUSED = {
+  columns: ', refused, refused_at',
+  values: ', p.refused_copies::jsonb, now()',
+  set: ', refused = EXCLUDED.refused, refused_at = now()',
+};
