@@ -131,6 +131,21 @@ describe('overflow reject_copy', () => {
     expect(await live('rci-side')).toEqual([]);
   });
 
+  it('a key claimed again after it expired, by a publish that nothing refused, no longer answers with the old refused copies', async () => {
+    await topic('rc-reuse', [{ name: 'rcr-side', max_messages: 1, overflow: 'reject_copy' }, { name: 'rcr-main' }]);
+    await topic('rc-reuse-plain', [{ name: 'rcr-plain' }]);
+    expect((await publish('rc-reuse', 'first')).status).toBe(201);
+    expect((await publish('rc-reuse', 'keyed', { 'idempotency-key': 'rc-reuse-1' })).body.refused).toHaveLength(1);
+    await mq.pool.query(`UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'rc-reuse-1'`);
+    // A plain (unbounded) publish takes the expired key; its repeat must answer what it stored.
+    const reclaimed = await publish('rc-reuse-plain', 'again', { 'idempotency-key': 'rc-reuse-1' });
+    expect(reclaimed.status).toBe(201);
+    const repeat = await publish('rc-reuse-plain', 'again', { 'idempotency-key': 'rc-reuse-1' });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual({ ...reclaimed.body, duplicate: true });
+    expect(repeat.body.refused).toBeUndefined();
+  });
+
   it('beside a reject_publish queue: reject_publish still refuses the whole publish', async () => {
     await topic('rc-mixed', [{ name: 'rcm-copy', max_messages: 5, overflow: 'reject_copy' }, { name: 'rcm-whole', max_messages: 1 }, { name: 'rcm-main' }]);
     expect((await publish('rc-mixed', 'a')).status).toBe(201);
