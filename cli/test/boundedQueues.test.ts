@@ -1,9 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from './helpers/broker.js';
 import { json, runCli } from './helpers/cli.js';
 import { brokerForFile, type FileBroker } from './helpers/fileBroker.js';
 
 let admin: FileBroker['admin'];
 brokerForFile((started) => ({ admin } = started));
+
+let scratch: Awaited<ReturnType<typeof tempConfigDir>>;
+beforeAll(async () => {
+  scratch = await tempConfigDir();
+});
+afterAll(() => scratch?.remove());
+
+let files = 0;
+async function scratchFile(text: string): Promise<string> {
+  const file = path.join(scratch.dir, `lines-${(files += 1)}.jsonl`);
+  await writeFile(file, text);
+  return file;
+}
 
 describe('bounded queues from the command line', () => {
   it('queues:create --max-messages/--max-bytes/--overflow; a full queue refuses with a hint; queues:update removes a bound', async () => {
@@ -54,5 +70,13 @@ describe('bounded queues from the command line', () => {
     expect(partly.exitCode).toBe(0);
     expect(partly.stdout).toMatch(/Published to shared: shared-main \S+$/m);
     expect(partly.stderr).toContain('Warning: Queue shared-side is full (max_messages 1); its copy was not stored');
+
+    for (const transport of ['stream', 'http']) {
+      const fromFile = await admin('publish', 'shared', '--file', await scratchFile('{"n":1}\n{"n":2}\n'), '--transport', transport, '--json');
+      expect(fromFile.exitCode, fromFile.stderr).toBe(0);
+      expect(json(fromFile)).toMatchObject({ published: 2, queues: ['shared-main'], refused_copies: { 'shared-side': 2 } });
+    }
+    const summed = await admin('publish', 'shared', '--file', await scratchFile('{"n":3}\n'));
+    expect(summed.stderr).toContain('Warning: queue shared-side was full and refused 1 copy (overflow reject_copy)');
   }, 60_000);
 });

@@ -21,6 +21,8 @@ export interface FilePublishResult {
   /** Messages the broker already had under the same idempotency key. */
   duplicates: number;
   queues: string[];
+  /** Copies refused per queue (full, overflow reject_copy; the other queues got theirs); absent when none was. */
+  refused_copies?: Record<string, number>;
 }
 
 interface Common {
@@ -128,6 +130,9 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     if (outcome.queues.length === 0 && total > 0) this.warnNoQueues(topic);
     const skipped = outcome.duplicates > 0 ? ` (${plural(outcome.duplicates, 'duplicate')} skipped)` : '';
     this.log(`Published ${plural(outcome.published, 'message')} to ${topic}${skipped}; queues: ${outcome.queues.join(', ') || 'none'}.`);
+    for (const [queue, count] of Object.entries(outcome.refused_copies ?? {})) {
+      process.stderr.write(`${yellow('Warning:')} queue ${queue} was full and refused ${plural(count, 'copy', 'copies')} (overflow reject_copy); the other queues got theirs.\n`);
+    }
     return outcome;
   }
 
@@ -143,6 +148,10 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       if (result.duplicate) outcome.duplicates += 1;
       else outcome.published += 1;
       for (const queue of result.queues) if (!outcome.queues.includes(queue)) outcome.queues.push(queue);
+      for (const { queue } of result.refused ?? []) {
+        outcome.refused_copies ??= {};
+        outcome.refused_copies[queue] = (outcome.refused_copies[queue] ?? 0) + 1;
+      }
     }
   }
 
