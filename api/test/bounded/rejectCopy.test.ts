@@ -146,6 +146,23 @@ describe('overflow reject_copy', () => {
     expect(repeat.body.refused).toBeUndefined();
   });
 
+  it('with an ordering key: a refused copy takes no place in its key group; the next copy that fits is the head', async () => {
+    await topic('rc-keyed', [{ name: 'rck-side', max_messages: 1, overflow: 'reject_copy' }, { name: 'rck-main' }]);
+    const keyed = (payload: string) => mq.post('/api/v1/topics/rc-keyed/messages', { payload, ordering_key: 'k' }, mq.adminKey);
+    expect((await keyed('k1')).body.queues).toEqual(['rck-main', 'rck-side']);
+    const refused = await keyed('k2');
+    expect(refused.status).toBe(201);
+    expect(refused.body.queues).toEqual(['rck-main']);
+    expect(refused.body.refused).toMatchObject([{ queue: 'rck-side', code: 'queue_full' }]);
+    const [held] = (await mq.post('/api/v1/queues/rck-side/receive', { max_messages: 1 }, mq.adminKey)).body.messages;
+    expect(held.payload).toBe('k1');
+    expect((await mq.post(`/api/v1/messages/${held.message_id}/ack`, {}, mq.adminKey)).status).toBe(200);
+    expect((await keyed('k3')).body.queues).toEqual(['rck-main', 'rck-side']);
+    const [next] = (await mq.post('/api/v1/queues/rck-side/receive', { max_messages: 1 }, mq.adminKey)).body.messages;
+    expect(next.payload).toBe('k3');
+    expect(await live('rck-main')).toEqual(['k1', 'k2', 'k3']);
+  });
+
   it('beside a reject_publish queue: reject_publish still refuses the whole publish', async () => {
     await topic('rc-mixed', [{ name: 'rcm-copy', max_messages: 5, overflow: 'reject_copy' }, { name: 'rcm-whole', max_messages: 1 }, { name: 'rcm-main' }]);
     expect((await publish('rc-mixed', 'a')).status).toBe(201);
