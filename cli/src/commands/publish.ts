@@ -131,7 +131,9 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     const skipped = outcome.duplicates > 0 ? ` (${plural(outcome.duplicates, 'duplicate')} skipped)` : '';
     this.log(`Published ${plural(outcome.published, 'message')} to ${topic}${skipped}; queues: ${outcome.queues.join(', ') || 'none'}.`);
     for (const [queue, count] of Object.entries(outcome.refused_copies ?? {})) {
-      process.stderr.write(`${yellow('Warning:')} queue ${queue} was full and refused ${plural(count, 'copy', 'copies')} (overflow reject_copy); the other queues got theirs.\n`);
+      process.stderr.write(
+        `${yellow('Warning:')} queue ${queue} was full and refused ${plural(count, 'copy', 'copies')} (overflow reject_copy); the other queues got theirs.\n`,
+      );
     }
     return outcome;
   }
