@@ -88,6 +88,7 @@ export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps
       rates.published(topic, count);
       metrics.countTopicPublishes(topic, count);
     },
+    countRefusedCopies: (queue, count) => metrics.countRefusedCopies(queue, count),
     idempotencyTtlHours: config.idempotencyTtlHours,
     groupCommit,
   });

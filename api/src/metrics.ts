@@ -41,6 +41,10 @@ export class Metrics {
     'miniqueue_messages_released_total',
     'Claimed messages given back unsettled, retry count unchanged (their consumer left before it could use them)',
   );
+  private readonly refusedCopies = this.counter(
+    'miniqueue_copies_refused_total',
+    "Copies of a publish that a full queue with overflow reject_copy refused (its topic's other queues got theirs)",
+  );
   private readonly publishToAck = new client.Histogram({
     name: 'miniqueue_publish_to_ack_seconds',
     help: `Time from publication to acknowledgement, per queue (beyond ${LATENCY_QUEUE_LABELS} queues under queue="${OTHER_QUEUES}")`,
@@ -98,6 +102,11 @@ export class Metrics {
   /** A publish to `topic` committed on this instance (`count` messages, each stored once per queue). */
   countTopicPublishes(topic: string, count: number): void {
     this.topicPublishes.inc({ topic }, count);
+  }
+
+  /** A full reject_copy queue refused `count` copies in a publish this instance committed. */
+  countRefusedCopies(queue: string, count: number): void {
+    this.refusedCopies.inc({ queue }, count);
   }
 
   /**

@@ -17,6 +17,8 @@ import { RateLimitedError } from '../errors.js';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { messageTableLockForInsert } from '../db/queries/historyReplay.js';
 import { queueBoundsExceeded, queueBoundsLock, queueOverflowTrim, TRIM_BATCH, type TrimmedRow } from '../db/queries/queueBounds.js';
+import type { RefusedCopyRow } from '../db/queries/messagePublish.js';
+import type { Overflow } from '../db/queries/queue.js';
 
 /** What a refused publisher is told to wait: a full queue makes room as fast as its consumers ack. */
 export const QUEUE_FULL_RETRY_AFTER_SECONDS = 1;
@@ -28,16 +30,40 @@ export function queueFull(
   maxBytes: number | null | undefined,
   what: 'publish' | 'replay' = 'publish',
 ): RateLimitedError {
-  const bounds = [
-    maxMessages === null || maxMessages === undefined ? undefined : `max_messages ${maxMessages}`,
-    maxBytes === null || maxBytes === undefined ? undefined : `max_bytes ${maxBytes}`,
-  ].filter((bound) => bound !== undefined);
   return new RateLimitedError(
-    `Queue ${queue} is full (${bounds.join(', ')}); nothing of this ${what} was stored`,
+    `Queue ${queue} is full (${boundsOf(maxMessages, maxBytes)}); nothing of this ${what} was stored`,
     QUEUE_FULL_RETRY_AFTER_SECONDS,
     'queue_full',
   );
 }
+
+/** A copy of a publish that a full reject_copy queue refused, as the publish's answer names it. */
+export interface RefusedCopy {
+  queue: string;
+  code: 'queue_full';
+  message: string;
+}
+
+/** The refused copies of a stored publish; undefined when none was (the answer then has no `refused`). */
+export function refusedCopies(rows: RefusedCopyRow[] | null | undefined): RefusedCopy[] | undefined {
+  if (!rows || rows.length === 0) return undefined;
+  return rows.map((row) => ({
+    queue: row.queue,
+    code: 'queue_full',
+    message: `Queue ${row.queue} is full (${boundsOf(row.max_messages, row.max_bytes)}); its copy was not stored, the other queues got theirs`,
+  }));
+}
+
+const boundsOf = (maxMessages: number | null | undefined, maxBytes: number | null | undefined) =>
+  [
+    maxMessages === null || maxMessages === undefined ? undefined : `max_messages ${maxMessages}`,
+    maxBytes === null || maxBytes === undefined ? undefined : `max_bytes ${maxBytes}`,
+  ]
+    .filter((bound) => bound !== undefined)
+    .join(', ');
+
+/** Overflows under which a queue without room refuses (all of the publish, or its own copy) rather than making room. */
+const refuses = (overflow: Overflow) => overflow === 'reject_publish' || overflow === 'reject_copy';
 
 /** Topics with at least one bounded queue, as far as this instance has seen. */
 export class BoundedTopics {
@@ -65,8 +91,8 @@ export type Unblocked = TrimmedRow['unblocked'];
 
 /**
  * In one transaction: locks the bounded queues of `topics`, runs `publish`, then makes room in
- * the queues whose overflow is dead_letter_oldest or drop_oldest. reject_publish queues are the
- * publish statement's own to refuse.
+ * the queues whose overflow is dead_letter_oldest or drop_oldest. reject_publish and reject_copy
+ * queues are the publish statement's own to refuse (the whole item, or only their copy).
  */
 export async function withinBounds<T>(
   pool: Pool,
@@ -78,7 +104,7 @@ export async function withinBounds<T>(
     await messageTableLockForInsert(tx);
     const locked = await queueBoundsLock(tx, { topics });
     const result = await publish(tx);
-    const making = locked.filter((queue) => queue.overflow !== 'reject_publish').map((queue) => queue.name);
+    const making = locked.filter((queue) => !refuses(queue.overflow)).map((queue) => queue.name);
     const unblocked = making.length > 0 ? await makeRoom(tx, making) : [];
     return { result, boundedTopics: new Set(locked.map((queue) => queue.topic_name)), unblocked };
   });

@@ -8,7 +8,7 @@ import { transitionsOf, type Changes } from './changes.js';
 import { GroupCommit, type BatchResult, type GroupCommitLimits } from './groupCommit.js';
 import { endPublishSpan, startPublishSpan, tracing } from '../tracing/spans.js';
 import { withValidTraceContext, withoutTraceHeaders } from '../tracing/traceContext.js';
-import { BoundedTopics, queueFull, withinBounds, type Unblocked } from './bounds.js';
+import { BoundedTopics, queueFull, refusedCopies, withinBounds, type RefusedCopy, type Unblocked } from './bounds.js';
 
 export interface PublishItem {
   payload: string;
@@ -28,6 +28,8 @@ export interface PublishOutcome {
   message_ids: string[];
   queues: string[];
   duplicate: boolean;
+  /** The queues that refused their copy (overflow reject_copy, full); absent when none did. */
+  refused?: RefusedCopy[];
 }
 
 interface Single {
@@ -78,11 +80,20 @@ const toRowItem = (owner: string, topic: string, item: PublishItem): PublishRowI
   idempotency: item.idempotencyKey === undefined ? undefined : { owner, key: item.idempotencyKey, hash: requestHash(topic, item) },
 });
 
+/** The answer for an item its statement stored; `refused` only when a queue refused its copy. */
+function storedOutcome(row: PublishedRow, duplicate: boolean): PublishOutcome {
+  const refused = refusedCopies(row.refused_copies);
+  const outcome: PublishOutcome = { message_ids: row.message_ids, queues: row.queues, duplicate };
+  return refused ? { ...outcome, refused } : outcome;
+}
+
 /** The answer for a keyed item that its statement did not store: the earlier publish's, if it matches. */
 function repeatOf(row: IdempotencyRow | undefined, topic: string, hash: string, key: string): PublishOutcome {
   if (!row) throw new ConflictError('idempotency_conflict', `Idempotency-Key ${key} changed hands during this publish; try again`);
   if (row.topic_name !== topic || row.request_hash !== hash) throw keyConflict(key);
-  return { message_ids: row.message_ids, queues: row.queues, duplicate: true };
+  const refused = refusedCopies(row.refused);
+  const outcome: PublishOutcome = { message_ids: row.message_ids, queues: row.queues, duplicate: true };
+  return refused ? { ...outcome, refused } : outcome;
 }
 
 /**
@@ -112,6 +123,8 @@ export class Publisher {
       changes: Changes;
       /** Told, after each commit, how many messages were published to each topic. */
       countPublishes?: (topic: string, count: number) => void;
+      /** Told, after each commit, how many copies a full reject_copy queue refused. */
+      countRefusedCopies?: (queue: string, count: number) => void;
       idempotencyTtlHours: number;
       groupCommit: GroupCommitLimits;
     },
@@ -203,7 +216,7 @@ export class Publisher {
           const row = rowItems[index];
           const own = rows[position];
           const outcome: PublishOutcome = own.stored
-            ? { message_ids: own.message_ids, queues: own.queues, duplicate: false }
+            ? storedOutcome(own, false)
             : repeatOf(taken.get(keyIdentity(row) as string), topic, row.idempotency?.hash as string, row.idempotency?.key as string);
           return [index, outcome];
         }),
@@ -279,10 +292,10 @@ export class Publisher {
         if (own.full_queue) return queueFull(own.full_queue, own.full_max_messages, own.full_max_bytes);
         const key = row.idempotency?.key as string;
         if (!own.stored) return repeatOf(taken.get(id as string), requests[index].topic, row.idempotency?.hash as string, key);
-        if (firstIndex === index) return { message_ids: own.message_ids, queues: own.queues, duplicate: false };
+        if (firstIndex === index) return storedOutcome(own, false);
         // A repeat of an item of this same statement.
         if (rowItems[firstIndex].idempotency?.hash !== row.idempotency?.hash) return keyConflict(key);
-        return { message_ids: own.message_ids, queues: own.queues, duplicate: true };
+        return storedOutcome(own, true);
       } catch (error) {
         return error as Error;
       }
@@ -338,6 +351,12 @@ export class Publisher {
     return new Map(found.map((row) => [`${row.owner}\n${row.key}`, row]));
   }
 
+  private countRefused(rows: PublishedRow[]): void {
+    const count = this.deps.countRefusedCopies;
+    if (!count) return;
+    for (const row of rows) if (row.stored && row.refused_copies) for (const refused of row.refused_copies) count(refused.queue, 1);
+  }
+
   /** `topicOf(i)`: the topic row i was published to. */
   private committed(rows: PublishedRow[], topicOf: (position: number) => string): void {
     // Copies stored BLOCKED behind their key's head are told as such: they wake no consumer.
@@ -354,6 +373,7 @@ export class Publisher {
         }));
       });
     this.deps.changes.committed(transitionsOf('PUBLISHED', moved));
+    this.countRefused(rows);
     if (!this.deps.countPublishes) return;
     const perTopic = new Map<string, number>();
     rows.forEach((row, position) => {

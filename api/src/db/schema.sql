@@ -313,7 +313,9 @@ CREATE TABLE public.idempotency_key (
     request_hash text NOT NULL,
     message_ids uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     queues text[] DEFAULT '{}'::text[] NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    refused jsonb,
+    refused_at timestamp with time zone
 );
 
 --
@@ -507,7 +509,7 @@ CREATE TABLE public.queue (
     CONSTRAINT queue_max_retries_check CHECK (((max_retries >= 0) AND (max_retries <= 100))),
     CONSTRAINT queue_message_ttl_seconds_check CHECK (((message_ttl_seconds >= 1) AND (message_ttl_seconds <= 1209600))),
     CONSTRAINT queue_on_expiry_check CHECK ((on_expiry = ANY (ARRAY['dead_letter'::text, 'drop'::text]))),
-    CONSTRAINT queue_overflow_check CHECK ((overflow = ANY (ARRAY['reject_publish'::text, 'dead_letter_oldest'::text, 'drop_oldest'::text]))),
+    CONSTRAINT queue_overflow_check CHECK ((overflow = ANY (ARRAY['reject_publish'::text, 'reject_copy'::text, 'dead_letter_oldest'::text, 'drop_oldest'::text]))),
     CONSTRAINT queue_per_key_needs_fairness CHECK (((max_in_flight_per_key IS NULL) OR (fairness = 'by_key'::text)))
 );
 

@@ -59,7 +59,16 @@ export class StreamPublishes {
       idempotencyKey: frame.idempotency_key,
     };
     this.deps.publisher.publishOne(principal.owner, frame.topic, item).then(
-      (outcome) => this.settle(seq, { type: 'confirm', seq, message_ids: outcome.message_ids, queues: outcome.queues, duplicate: outcome.duplicate }),
+      (outcome) =>
+        this.settle(seq, {
+          type: 'confirm',
+          seq,
+          message_ids: outcome.message_ids,
+          queues: outcome.queues,
+          duplicate: outcome.duplicate,
+          // Only when a queue refused its copy: a confirm is otherwise what it always was.
+          ...(outcome.refused && { refused: outcome.refused }),
+        }),
       (error: unknown) => this.settle(seq, { type: 'reject', seq, ...errorBodyOf(error, this.deps.unexpected) }),
     );
   }

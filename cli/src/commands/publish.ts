@@ -21,6 +21,8 @@ export interface FilePublishResult {
   /** Messages the broker already had under the same idempotency key. */
   duplicates: number;
   queues: string[];
+  /** Copies refused per queue (full, overflow reject_copy; the other queues got theirs); absent when none was. */
+  refused_copies?: Record<string, number>;
 }
 
 interface Common {
@@ -104,6 +106,7 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     if (result.duplicate) this.log(`Already published under this idempotency key: ${result.message_ids.join(', ')}`);
     else if (result.queues.length === 0) this.warnNoQueues(topic);
     else this.log(`Published to ${topic}: ${result.queues.map((queue, i) => `${queue} ${result.message_ids[i]}`).join(', ')}`);
+    this.warnRefused(result);
     return result;
   }
 
@@ -127,6 +130,11 @@ export default class Publish extends BrokerCommand<typeof Publish> {
     if (outcome.queues.length === 0 && total > 0) this.warnNoQueues(topic);
     const skipped = outcome.duplicates > 0 ? ` (${plural(outcome.duplicates, 'duplicate')} skipped)` : '';
     this.log(`Published ${plural(outcome.published, 'message')} to ${topic}${skipped}; queues: ${outcome.queues.join(', ') || 'none'}.`);
+    for (const [queue, count] of Object.entries(outcome.refused_copies ?? {})) {
+      process.stderr.write(
+        `${yellow('Warning:')} queue ${queue} was full and refused ${plural(count, 'copy', 'copies')} (overflow reject_copy); the other queues got theirs.\n`,
+      );
+    }
     return outcome;
   }
 
@@ -142,6 +150,10 @@ export default class Publish extends BrokerCommand<typeof Publish> {
       if (result.duplicate) outcome.duplicates += 1;
       else outcome.published += 1;
       for (const queue of result.queues) if (!outcome.queues.includes(queue)) outcome.queues.push(queue);
+      for (const { queue } of result.refused ?? []) {
+        outcome.refused_copies ??= {};
+        outcome.refused_copies[queue] = (outcome.refused_copies[queue] ?? 0) + 1;
+      }
     }
   }
 
@@ -155,5 +167,10 @@ export default class Publish extends BrokerCommand<typeof Publish> {
 
   private warnNoQueues(topic: string): void {
     process.stderr.write(`${yellow('Warning:')} no queue is bound to ${topic}, so nothing was stored. Bind one with queues:create --topic ${topic}.\n`);
+  }
+
+  /** A full reject_copy queue refused its copy: the publish succeeded, but not everywhere. */
+  private warnRefused(result: PublishResult): void {
+    for (const refused of result.refused ?? []) process.stderr.write(`${yellow('Warning:')} ${refused.message}\n`);
   }
 }

@@ -43,4 +43,27 @@ describe("a queue's bounds on its settings tab", () => {
     await settings.getByText('Settings saved.').waitFor();
     expect((await admin.queues.get('thumbnails')).max_messages ?? null).toBeNull();
   }, 60_000);
+
+  it("warns what reject_publish does on a shared topic, and a queue set to refuse only its copy no longer stops the topic's other queues", async () => {
+    const admin = dashboard.sdk(dashboard.broker.adminKey);
+    await admin.topics.create('orders');
+    await admin.queues.create('orders-main', 'orders');
+    await admin.queues.create('orders-audit', 'orders');
+    await page.goto(`${dashboard.url}/queues/orders-audit?tab=settings`);
+    const settings = page.getByRole('form', { name: 'Queue settings' });
+    await settings.getByText('this queue being full stops the publish for every queue of the topic').waitFor();
+
+    await settings.getByLabel('Max messages').fill('1');
+    await settings.getByLabel('When full').selectOption('reject_copy');
+    await settings.getByText("Only this queue's copy is refused; the topic's other queues still get the message").waitFor();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Settings saved.').waitFor();
+    expect(await admin.queues.get('orders-audit')).toMatchObject({ max_messages: 1, overflow: 'reject_copy' });
+    await screenshot(page, 'queue-bounds-reject-copy');
+
+    await admin.publish('orders', 'first');
+    const second = await admin.publish('orders', 'second');
+    expect(second.queues).toEqual(['orders-main']);
+    expect(second.refused).toMatchObject([{ queue: 'orders-audit', code: 'queue_full' }]);
+  }, 60_000);
 });

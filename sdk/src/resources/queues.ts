@@ -33,7 +33,11 @@ export interface CreateQueueOptions extends CallOptions {
   maxMessages?: number;
   /** At most this many payload bytes (UTF-8, headers not counted) at once. Default: no bound. */
   maxBytes?: number;
-  /** What a publish without room does: 'reject_publish' (429 queue_full, the default), 'dead_letter_oldest' or 'drop_oldest'. */
+  /**
+   * What a publish without room does: 'reject_publish' (429 queue_full for the whole publish, the default: on a shared topic
+   * one full queue stops every queue's copy), 'reject_copy' (only this queue's copy; the result's `refused` names it),
+   * 'dead_letter_oldest' or 'drop_oldest'.
+   */
   overflow?: Overflow;
   /** Messages expire this many seconds after their publish (1..1209600); a publish's own expiry may be earlier. Default: never. */
   messageTtlSeconds?: number;

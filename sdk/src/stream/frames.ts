@@ -5,6 +5,7 @@
  * (api/src/stream/frames.ts), and both are held to asyncapi.yaml by the broker's contract tests.
  */
 import type { MonitorEvent } from '../monitor/events.js';
+import type { RefusedCopy } from '../generated/index.js';
 
 export const STREAM_PATH = '/ws/v1/stream';
 export const STREAM_SUBPROTOCOL = 'miniqueue.v1';
@@ -103,7 +104,7 @@ export interface ErrorFields {
 
 export type BrokerFrame =
   | { type: 'welcome'; stream_id: string; resume_token: string; resumed: boolean; limits: StreamLimits }
-  | { type: 'confirm'; seq: number; message_ids: string[]; queues: string[]; duplicate: boolean }
+  | { type: 'confirm'; seq: number; message_ids: string[]; queues: string[]; duplicate: boolean; refused?: RefusedCopy[] }
   | ({ type: 'reject'; seq: number } & ErrorFields)
   | { type: 'deliver'; sub: string; message: Record<string, unknown>; resent?: boolean }
   | { type: 'subscribed'; sub: string; queue?: string; prefetch?: number }

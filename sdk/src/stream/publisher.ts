@@ -66,7 +66,9 @@ export class Publisher {
   /** Handles `confirm`, `reject` and an `error` naming a `seq`; false for any other frame. */
   answer(frame: BrokerFrame): boolean {
     if (frame.type === 'confirm') {
-      this.settle(frame.seq)?.resolve({ message_ids: frame.message_ids, queues: frame.queues, duplicate: frame.duplicate });
+      const { message_ids, queues, duplicate, refused } = frame;
+      // `refused` only when a queue refused its copy, as the HTTP answer has it.
+      this.settle(frame.seq)?.resolve(refused ? { message_ids, queues, duplicate, refused } : { message_ids, queues, duplicate });
       return true;
     }
     if ((frame.type === 'reject' || frame.type === 'error') && typeof frame.seq === 'number') {

@@ -55,6 +55,22 @@ describe('over the stream', () => {
     client.close();
   });
 
+  it('a queue with overflow reject_copy refuses only its copy: the result names it, over the stream and over HTTP alike', async () => {
+    await admin.topics.create('shared-topic');
+    await admin.queues.create('shared-main', 'shared-topic');
+    await admin.queues.create('shared-side', 'shared-topic', { maxMessages: 1, overflow: 'reject_copy' });
+    const streamed = await env.client('shared-producer', ['publish:shared-topic']);
+    const overHttp = await env.client('shared-http', ['publish:shared-topic'], { transport: 'http' });
+    expect((await streamed.publish('shared-topic', 'first')).refused).toBeUndefined();
+    for (const client of [streamed, overHttp]) {
+      const result = await client.publish('shared-topic', 'more');
+      expect(result.queues).toEqual(['shared-main']);
+      expect(result.refused).toEqual([{ queue: 'shared-side', code: 'queue_full', message: expect.stringContaining('max_messages 1') }]);
+    }
+    streamed.close();
+    overHttp.close();
+  });
+
   it('a reject is the typed error HTTP would give', async () => {
     const client = await env.client('lost-producer', ['publish:*']);
     await expect(client.publish('no-such-topic', 'x')).rejects.toBeInstanceOf(NotFoundError);

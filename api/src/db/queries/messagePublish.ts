@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.js';
 import { APPEND_TO_GROUPS, PLACED_STATUS } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
 import { GROUP_KEY } from './groupKey.js';
-import { BOUNDED_COPY, BOUNDED_GUARD, FULL, FULL_OF_ITEM } from './messagePublishBounds.js';
+import { BOUNDED_COPY, BOUNDED_GUARD, CLAIM_REFUSED, FULL, FULL_JOINS, FULL_OF_ITEM } from './messagePublishBounds.js';
 
 export interface PublishRowItem {
   topic: string;
@@ -42,6 +42,15 @@ export interface PublishedRow {
   full_queue?: string | null;
   full_max_messages?: number | null;
   full_max_bytes?: number | null;
+  /** Bounded statements only: the reject_copy queues that refused their copy (the others got theirs); null: none. */
+  refused_copies?: RefusedCopyRow[] | null;
+}
+
+/** A copy a full reject_copy queue refused, with that queue's bounds. */
+export interface RefusedCopyRow {
+  queue: string;
+  max_messages: number | null;
+  max_bytes: number | null;
 }
 
 /**
@@ -68,7 +77,7 @@ const ITEMS = `item AS (
  * (`refused`: requires an ordering key it has none of); `may`: it will be stored unless its
  * idempotency key is taken. `allOrNothing`: one refused item stops every item ($3).
  */
-const FANNED = (allOrNothing: string, bounded: boolean) => `copy AS MATERIALIZED (
+const FANNED = (allOrNothing: string, bounded: boolean) => `${bounded ? 'candidate' : 'copy'} AS MATERIALIZED (
        SELECT miniqueue_uuidv7() AS id, i.ord, q.name AS queue, i.okey, q.require_ordering_key AND i.okey IS NULL AS refuses,
               ${EXPIRES_AT} AS expires_at, ${PRIORITY} AS priority, ${GROUP_KEY('q', 'i.gkey', 'i.okey')} AS group_key,
               ${bounded ? BOUNDED_COPY : BOUNDED_GUARD}
@@ -89,31 +98,37 @@ const FANNED = (allOrNothing: string, bounded: boolean) => `copy AS MATERIALIZED
               t.topic_exists AND NOT coalesce(f.refused, false) AND ${bounded ? 'fu.ord IS NULL' : 'NOT coalesce(f.bounded, false)'} ${allOrNothing} AS may,
               now() + make_interval(secs => i.delay) AS available_at,
               coalesce(f.ids, '{}') AS ids, coalesce(f.queues, '{}') AS queues
-         FROM item i LEFT JOIN fanned f ON f.ord = i.ord${bounded ? ' LEFT JOIN full_item fu ON fu.ord = i.ord' : ''}
+         FROM item i LEFT JOIN fanned f ON f.ord = i.ord${bounded ? FULL_JOINS : ''}
         CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM topic t WHERE t.name = i.topic) AS topic_exists) t)`;
 
-/** `claimed`: the idempotency keys this statement takes; `outcome`: per item, `stored` or not. */
-const CLAIMED = `claimed AS (
-       INSERT INTO idempotency_key (owner, key, topic_name, request_hash, message_ids, queues)
-       SELECT p.owner, p.key, p.topic, p.hash, p.ids, p.queues FROM per_item p
+/**
+ * `claimed`: the idempotency keys this statement takes; `outcome`: per item, `stored` or not. A
+ * bounded statement's keys also remember the copies refused (CLAIM_REFUSED).
+ */
+const CLAIMED = (bounded: boolean) => {
+  const refused = bounded ? CLAIM_REFUSED : { columns: '', values: '', set: '' };
+  return `claimed AS (
+       INSERT INTO idempotency_key (owner, key, topic_name, request_hash, message_ids, queues${refused.columns})
+       SELECT p.owner, p.key, p.topic, p.hash, p.ids, p.queues${refused.values} FROM per_item p
         WHERE p.key IS NOT NULL AND p.may
         ORDER BY p.owner, p.key
        ON CONFLICT (owner, key) DO UPDATE
           SET topic_name = EXCLUDED.topic_name, request_hash = EXCLUDED.request_hash,
-              message_ids = EXCLUDED.message_ids, queues = EXCLUDED.queues, created_at = now()
+              message_ids = EXCLUDED.message_ids, queues = EXCLUDED.queues, created_at = now()${refused.set}
         WHERE idempotency_key.created_at < now() - make_interval(hours => $2)
        RETURNING owner, key),
      outcome AS MATERIALIZED (
        SELECT p.*, p.may AND (p.key IS NULL OR EXISTS (
                 SELECT 1 FROM claimed k WHERE k.owner = p.owner AND k.key = p.key)) AS stored
          FROM per_item p)`;
+};
 
 const RESULT = (
   bounded: boolean,
   extra = '',
 ) => `SELECT o.ord::int AS ord, o.topic_exists, o.refused, o.stored, to_json(o.ids) AS message_ids, to_json(o.queues) AS queues,
             to_json(o.available_at) #>> '{}' AS available_at, o.available_at > now() AS delayed,
-            ${bounded ? 'o.full_queue, o.full_max_messages, o.full_max_bytes' : 'o.bounded'}${extra}
+            ${bounded ? 'o.full_queue, o.full_max_messages, o.full_max_bytes, o.refused_copies' : 'o.bounded'}${extra}
        FROM outcome o ORDER BY o.ord`;
 
 /** One refused item stops every item: lacking an ordering key, going to a bounded queue (plain), or not fitting (bounded). */
@@ -123,7 +138,7 @@ const ALL_OR_NOTHING = (bounded: boolean) =>
 /** Every copy is PENDING: no item has an ordering key. Without $3 it takes no window over the items. */
 const KEYLESS_PUBLISH = (allOrNothing: boolean, bounded = false) => `WITH ${ITEMS},
      ${FANNED(allOrNothing ? ALL_OR_NOTHING(bounded) : '', bounded)},
-     ${CLAIMED},
+     ${CLAIMED(bounded)},
      stored AS (
        INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
        SELECT c.id, c.queue, o.topic, o.payload, o.headers, 'PENDING', now(), o.available_at, c.expires_at, c.priority, c.group_key
@@ -137,7 +152,7 @@ const KEYLESS_PUBLISH = (allOrNothing: boolean, bounded = false) => `WITH ${ITEM
 /** Keyed copies join the end of their (queue, key) group: PENDING at its head, else BLOCKED. */
 const KEYED_PUBLISH = (bounded = false) => `WITH ${ITEMS},
      ${FANNED(ALL_OR_NOTHING(bounded), bounded)},
-     ${CLAIMED},
+     ${CLAIMED(bounded)},
      -- Keyed copies being stored, numbered within their (queue, key) group in publish order.
      keyed AS MATERIALIZED (
        SELECT c.id, c.queue AS queue_name, c.okey AS ordering_key, row_number() OVER w AS k,

@@ -41,7 +41,7 @@ export interface QueueRow {
 export type OnExpiry = 'dead_letter' | 'drop';
 
 /** What a publish that does not fit in a bounded queue does (broker/bounds.ts). */
-export type Overflow = 'reject_publish' | 'dead_letter_oldest' | 'drop_oldest';
+export type Overflow = 'reject_publish' | 'reject_copy' | 'dead_letter_oldest' | 'drop_oldest';
 
 const COLUMNS =
   'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key';

@@ -18,7 +18,7 @@ const requireOrderingKey = bodyBoolean();
 /** Bounds of a queue (pending + unacked); null: none. Bytes are payload bytes (UTF-8), headers not counted. */
 const maxMessages = bodyInteger().min(1).max(1_000_000_000).allow(null);
 const maxBytes = bodyInteger().min(1).max(1_099_511_627_776).allow(null);
-const overflow = Joi.string().valid('reject_publish', 'dead_letter_oldest', 'drop_oldest');
+const overflow = Joi.string().valid('reject_publish', 'reject_copy', 'dead_letter_oldest', 'drop_oldest');
 const filter = Joi.any().custom((value: unknown, helpers) => {
   if (value === null) return value;
   const problem = filterProblem(value);

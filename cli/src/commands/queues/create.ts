@@ -4,7 +4,7 @@ import type { Fairness, Queue } from '@miniqueue/sdk';
 import { BrokerCommand } from '../../base/brokerCommand.js';
 import { queueFeatures } from '../../lib/queueFeatures.js';
 import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
-import { BOUND_FORMS, boundFlags, overflowOf, parseBound } from '../../lib/boundFlags.js';
+import { BOUND_FORMS, boundFlags, overflowOf, parseBound, sharedTopicWarning } from '../../lib/boundFlags.js';
 import { EXPIRY_FORMS, expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../lib/expiryFlags.js';
 
 /** How a queue shares its deliveries out (the contract's Fairness). */
@@ -24,6 +24,7 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
     '<%= config.bin %> <%= command.id %> urgent-first --topic order.placed --max-priority 9',
     '<%= config.bin %> <%= command.id %> reports --topic report.requested --fairness by_key --max-in-flight-per-key 2',
     '<%= config.bin %> <%= command.id %> recent --topic order.placed --max-messages 10000 --overflow drop_oldest',
+    '<%= config.bin %> <%= command.id %> audit --topic order.placed --max-messages 100000 --overflow reject_copy',
     '<%= config.bin %> <%= command.id %> quotes --topic quote.requested --message-ttl 60 --dead-letter-topic quote.expired',
   ];
 
@@ -83,6 +84,8 @@ export default class QueuesCreate extends BrokerCommand<typeof QueuesCreate> {
     this.log(
       `Created queue ${queue.name} on topic ${queue.topic_name} (ack timeout ${queue.ack_timeout_seconds}s, max retries ${queue.max_retries}${policies}).`,
     );
+    const warning = sharedTopicWarning(queue);
+    if (warning) this.log(`Note: ${warning}`);
     return queue;
   }
 }

@@ -49,7 +49,7 @@
  * | `unsupported_media_type` | 415 | A request body that is not `application/json`. |
  * | `rate_limited` | 429 | Too many requests (or WebSockets, or failed handshakes); retry after `Retry-After`. |
  * | `long_poll_limit` | 429 | This credential has as many long polls waiting on this instance as it may. |
- * | `queue_full` | 429 | A queue the messages would go to is at its `max_messages` or `max_bytes` with `overflow: reject_publish` (or a replay would take it past them); the message names the queue and its bounds; nothing was stored; retry after `Retry-After`. |
+ * | `queue_full` | 429 | A queue the messages would go to is at its `max_messages` or `max_bytes` with `overflow: reject_publish` (or with `reject_copy`, and no other queue took the message; or a replay would take it past them); the message names the queue and its bounds; nothing was stored; retry after `Retry-After`. As a `refused[].code` of a publish's answer: that queue refused its copy (`reject_copy`), the others were stored. |
  * | `internal_error` | 500 | An unexpected failure; details are logged, never returned. |
  * | `database_unavailable` | 503 | The database is unavailable or had no connection free in time; retry after `Retry-After`. |
  * | `github_not_configured` | 503 | GitHub sign-in is not configured on this server. |

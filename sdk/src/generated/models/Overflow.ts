@@ -11,7 +11,11 @@
 
 /**
  * What a bounded queue does with a publish it has no room for. `reject_publish` (the default):
- * the whole publish is refused, `429` `queue_full`, nothing stored in any queue.
+ * the whole publish is refused, `429` `queue_full`, nothing stored in any queue: on a topic
+ * shared with other queues, a full queue (a stalled consumer) stops the publish for every queue
+ * of the topic. `reject_copy`: only this queue's copy is refused; the other queues of the topic
+ * get theirs and the publish's answer names this queue in `refused` (a message refused by every
+ * queue it goes to is a `429` `queue_full`, nothing stored).
  * `dead_letter_oldest`: the oldest PENDING messages (those consumers would get next) move to the
  * dead letters with reason `OVERFLOW`, in the publish's transaction, until the queue is within its
  * bounds. `drop_oldest`: the same, but they are deleted. UNACKED messages never make room.
@@ -20,6 +24,7 @@
  */
 export const Overflow = {
     RejectPublish: 'reject_publish',
+    RejectCopy: 'reject_copy',
     DeadLetterOldest: 'dead_letter_oldest',
     DropOldest: 'drop_oldest'
 } as const;

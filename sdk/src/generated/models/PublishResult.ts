@@ -9,6 +9,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { RefusedCopy } from './RefusedCopy.js';
+import {
+    RefusedCopyFromJSON,
+    RefusedCopyFromJSONTyped,
+    RefusedCopyToJSON,
+    RefusedCopyToJSONTyped,
+} from './RefusedCopy.js';
+
 /**
  * 
  * @export
@@ -33,6 +41,15 @@ export interface PublishResult {
      * @memberof PublishResult
      */
     duplicate: boolean;
+    /**
+     * The queues that refused their copy (a full queue with `overflow: reject_copy`); the copies
+     * in `queues` were stored. Absent when no queue refused. A repeat of an idempotency key
+     * answers the same as the publish it repeats.
+     * 
+     * @type {Array<RefusedCopy>}
+     * @memberof PublishResult
+     */
+    refused?: Array<RefusedCopy>;
 }
 
 /**
@@ -58,6 +75,7 @@ export function PublishResultFromJSONTyped(json: any, ignoreDiscriminator: boole
         'message_ids': json['message_ids'],
         'queues': json['queues'],
         'duplicate': json['duplicate'],
+        'refused': json['refused'] == null ? undefined : ((json['refused'] as Array<any>).map(RefusedCopyFromJSON)),
     };
 }
 
@@ -75,6 +93,7 @@ export function PublishResultToJSONTyped(value?: PublishResult | null, ignoreDis
         'message_ids': value['message_ids'],
         'queues': value['queues'],
         'duplicate': value['duplicate'],
+        'refused': value['refused'] == null ? undefined : ((value['refused'] as Array<any>).map(RefusedCopyToJSON)),
     };
 }
 

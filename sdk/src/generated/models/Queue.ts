@@ -116,7 +116,8 @@ export interface Queue {
      * ordering-key-blocked ones included); `null` (the default): no bound. What a publish that does
      * not fit does is the queue's `overflow`. A change applies to what is published after it: a
      * queue already over a lowered bound keeps its messages (with `reject_publish` it refuses
-     * publishes until it is under; the others make room at the next publish).
+     * publishes until it is under, with `reject_copy` their copies; the others make room at the next
+     * publish).
      * 
      * @type {number}
      * @memberof Queue

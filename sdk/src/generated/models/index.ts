@@ -66,6 +66,7 @@ export * from './RateBucket.js';
 export * from './RateSeries.js';
 export * from './ReceiveRequest.js';
 export * from './ReceiveResult.js';
+export * from './RefusedCopy.js';
 export * from './ReplayResult.js';
 export * from './SelectionFailure.js';
 export * from './Session.js';

@@ -6,8 +6,21 @@ export const boundText = (bound: number | null | undefined): string => (bound ==
 /** What a full queue does, in words; the values are the contract's. */
 export const OVERFLOW_LABELS: Record<Overflow, string> = {
   reject_publish: 'Refuse the publish (429 queue_full)',
+  reject_copy: "Refuse only this queue's copy",
   dead_letter_oldest: 'Dead-letter the oldest pending messages',
   drop_oldest: 'Delete the oldest pending messages',
+};
+
+/**
+ * What each choice means beyond this queue: reject_publish refuses the whole publish, so a full
+ * queue (a stalled consumer) also stops the other queues of its topic.
+ */
+export const OVERFLOW_HINTS: Record<Overflow, string> = {
+  reject_publish:
+    "The whole publish is refused: on a topic with other queues, this queue being full stops the publish for every queue of the topic. To keep them flowing, refuse only this queue's copy.",
+  reject_copy: "Only this queue's copy is refused; the topic's other queues still get the message, and the publisher is told which queue refused.",
+  dead_letter_oldest: 'The oldest pending messages move to the dead letters (reason OVERFLOW) to make room.',
+  drop_oldest: 'The oldest pending messages are deleted to make room.',
 };
 
 /** The contract's ranges for the bounds. */

@@ -1,6 +1,6 @@
 import type { Overflow } from '@miniqueue/sdk';
 import { SelectField, TextField } from '../../../../lib/ui/Field';
-import { OVERFLOW_LABELS, type BoundsForm } from '../../api/boundSettings';
+import { OVERFLOW_HINTS, OVERFLOW_LABELS, type BoundsForm } from '../../api/boundSettings';
 
 const BOUND_FIELDS = [
   { field: 'maxMessages', label: 'Max messages', hint: 'Pending + unacked at once. Empty: no bound.' },
@@ -35,7 +35,7 @@ export function QueueBoundsFields({
         label="When full"
         value={form.overflow}
         onChange={(event) => onChange('overflow', event.target.value as Overflow)}
-        hint="Applies to what is published after a change."
+        hint={`${OVERFLOW_HINTS[form.overflow]} Applies to what is published after a change.`}
       >
         {Object.entries(OVERFLOW_LABELS).map(([value, label]) => (
           <option key={value} value={value}>
