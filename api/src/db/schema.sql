@@ -595,6 +595,11 @@ CREATE TABLE public.queue_push (
     secret_rotated_at timestamp with time zone DEFAULT now() NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    consecutive_failures integer DEFAULT 0 NOT NULL,
+    last_error text,
+    last_error_at timestamp with time zone,
+    last_success_at timestamp with time zone,
+    CONSTRAINT queue_push_consecutive_failures_check CHECK ((consecutive_failures >= 0)),
     CONSTRAINT queue_push_max_in_flight_check CHECK (((max_in_flight >= 1) AND (max_in_flight <= 100))),
     CONSTRAINT queue_push_timeout_seconds_check CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 60)))
 );

@@ -133,6 +133,12 @@ export interface QueueStats {
      * @memberof QueueStats
      */
     depth_history: Array<number | null>;
+    /**
+     * Deliveries to the queue's push endpoint that failed in a row, as on its PushEndpoint; null without a push endpoint. What the alert `MiniQueuePushFailing` reads.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    push_consecutive_failures: number | null;
 }
 
 /**
@@ -158,6 +164,7 @@ export function instanceOfQueueStats(value: object): value is QueueStats {
     if (!('websocket_consumers' in value) || value['websocket_consumers'] === undefined) return false;
     if (!('pollers' in value) || value['pollers'] === undefined) return false;
     if (!('depth_history' in value) || value['depth_history'] === undefined) return false;
+    if (!('push_consecutive_failures' in value) || value['push_consecutive_failures'] === undefined) return false;
     return true;
 }
 
@@ -190,6 +197,7 @@ export function QueueStatsFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'websocket_consumers': json['websocket_consumers'],
         'pollers': json['pollers'],
         'depth_history': json['depth_history'],
+        'push_consecutive_failures': json['push_consecutive_failures'],
     };
 }
 
@@ -223,6 +231,7 @@ export function QueueStatsToJSONTyped(value?: QueueStats | null, ignoreDiscrimin
         'websocket_consumers': value['websocket_consumers'],
         'pollers': value['pollers'],
         'depth_history': value['depth_history'],
+        'push_consecutive_failures': value['push_consecutive_failures'],
     };
 }
 

@@ -15,6 +15,7 @@ const healthy = {
   websocket_consumers: 1,
   pollers: 2,
   depth_history: Array.from({ length: 60 }, (): number | null => 12),
+  push_consecutive_failures: null as number | null,
 };
 const reasons = (row: typeof healthy) => attentionOf(row).map((entry) => entry.reason);
 const rising = [...healthy.depth_history.slice(0, 54), 12, 20, 30, 40, 50, 60];
@@ -72,6 +73,13 @@ describe('when a queue needs attention', () => {
     // Something delivered them (a push endpoint, a consumer gone a minute ago): not unconsumed.
     expect(reasons({ ...alone, oldest_pending_age_seconds: 61, delivered_last_5_minutes: 1 })).toEqual([]);
     expect(reasons({ ...alone, oldest_pending_age_seconds: 61, pending: 0 })).toEqual([]);
+  });
+
+  it('flags a push endpoint that failed 5 deliveries in a row, not one that failed fewer or has none', () => {
+    expect(attentionOf({ ...healthy, push_consecutive_failures: 5 })).toEqual([{ reason: 'push', summary: 'push failing, 5 in a row' }]);
+    expect(reasons({ ...healthy, push_consecutive_failures: 4 })).toEqual([]);
+    expect(reasons({ ...healthy, push_consecutive_failures: 0 })).toEqual([]);
+    expect(reasons({ ...healthy, push_consecutive_failures: null })).toEqual([]);
   });
 
   it('flags copies stored above acks over 5 minutes only when the depth also grew over them', () => {

@@ -18,9 +18,11 @@ export const THRESHOLDS = {
   oldest: { seconds: 300, timesUsual: 3, usualOverDays: 1 },
   /** MiniQueuePendingWithoutConsumers: pending, the oldest over 60 s, no consumer, nothing delivered in 5 minutes. */
   unconsumed: { oldestSeconds: 60, deliveredWindowMinutes: 5 },
+  /** MiniQueuePushFailing: the queue's push endpoint failed this many deliveries in a row (or more). */
+  push: { consecutiveFailures: 5 },
 } as const;
 
-export type AttentionReason = 'backlog' | 'oldest' | 'unconsumed' | 'dead';
+export type AttentionReason = 'backlog' | 'oldest' | 'unconsumed' | 'dead' | 'push';
 
 export interface Attention {
   reason: AttentionReason;
@@ -41,6 +43,7 @@ type Stats = Pick<
   | 'websocket_consumers'
   | 'pollers'
   | 'depth_history'
+  | 'push_consecutive_failures'
 >;
 
 /**
@@ -79,6 +82,11 @@ export function attentionOf(row: Stats): Attention[] {
   const found: Attention[] = [];
   if (deadArriving(row)) {
     found.push({ reason: 'dead', summary: `${formatCount(row.dead_last_10_minutes)} dead in the last ${THRESHOLDS.dead.windowMinutes} min` });
+  }
+  // Each failed push brings its message closer to the dead-letter queue: next after what is lost.
+  const pushFailures = row.push_consecutive_failures;
+  if (pushFailures !== null && pushFailures >= THRESHOLDS.push.consecutiveFailures) {
+    found.push({ reason: 'push', summary: `push failing, ${formatCount(pushFailures)} in a row` });
   }
   if (unconsumed(row)) {
     found.push({ reason: 'unconsumed', summary: `${formatCount(row.pending)} pending, no consumer` });

@@ -23,6 +23,7 @@ const queue = (name: string, extra: Partial<QueueStats> = {}): QueueStats => ({
   websocket_consumers: 1,
   pollers: 0,
   depth_history: [],
+  push_consecutive_failures: null,
   ...extra,
 });
 
