@@ -49,8 +49,10 @@ type State = 'idle' | 'connecting' | 'open' | 'waiting' | 'unavailable' | 'close
  * One WebSocket to `/ws/v1/stream` and its life: opens on first use, waits for the broker's
  * `welcome`, writes the frames of each turn as one message, and after a loss reopens with jittered
  * backoff, naming the old stream's `resume_token` (an attempt that finds the broker away goes to
- * the next broker URL at once, when there is one). A refused handshake (a status that retrying
- * will not change) or a runtime without WebSockets makes it unavailable for good.
+ * the next broker URL at once, when there is one). A handshake refused for the credential (401,
+ * 403) is that refusal, told to what waits, the stream staying ready to try again on next use;
+ * another refused handshake (a status that retrying will not change, such as an older broker's
+ * 404) or a runtime without WebSockets makes it unavailable for good.
  */
 export class StreamConnection {
   private state: State = 'idle';
