@@ -12,6 +12,8 @@ export const PUSH_HEALTH_WRITE_MS = 1_000;
  */
 export class PushHealth {
   private pending = new Map<string, PushHealthDelta>();
+  /** One write at a time: a later one committing first would have an older one's failures added after its success. */
+  private writing: Promise<void> | undefined;
 
   constructor(private readonly db: Queryable) {}
 
@@ -28,16 +30,20 @@ export class PushHealth {
     delta.lastErrorAt = at;
   }
 
-  /** Writes what was seen since the last write; on failure it is merged back for the next one. */
+  /** Writes what was seen since the last write (after the one under way, if any); on failure it is merged back for the next one. */
   async write(): Promise<void> {
+    while (this.writing) await this.writing.catch(() => undefined);
     if (this.pending.size === 0) return;
     const deltas = [...this.pending.values()];
     this.pending = new Map();
+    this.writing = pushHealthRecord(this.db, deltas);
     try {
-      await pushHealthRecord(this.db, deltas);
+      await this.writing;
     } catch (error) {
       for (const older of deltas) this.mergeBack(older);
       throw error;
+    } finally {
+      this.writing = undefined;
     }
   }
 
