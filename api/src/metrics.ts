@@ -148,6 +148,8 @@ export class Metrics {
     for (const transition of transitions) {
       const counter = this.counterOf[transition.event];
       if (counter) counter.inc({ queue: transition.queue }, transition.ids.length);
+      // Routed dead letters: publishes to their topic not made by the Publisher (which counts its own).
+      if (transition.topic !== undefined && transition.publishes) this.topicPublishes.inc({ topic: transition.topic }, transition.publishes);
       if (!transition.publishedAt?.length) continue;
       const queue = this.latencyLabel(transition.queue);
       for (const publishedAt of transition.publishedAt) this.publishToAck.observe({ queue }, Math.max(0, (now - publishedAt.getTime()) / 1000));
