@@ -4,6 +4,7 @@ import { formatTime } from './format.js';
 import { renderPairs } from './table.js';
 import { describeBounds } from './boundFlags.js';
 import { describeExpiry } from './expiryFlags.js';
+import { describeAttention } from './attentionFlags.js';
 
 /** One queue's settings, each on its own line; with its push endpoint's URL and deliveries when it has one. */
 export function renderQueue(queue: Queue, push?: PushEndpoint | null): string {
@@ -25,6 +26,7 @@ export function renderQueue(queue: Queue, push?: PushEndpoint | null): string {
     ['bounds', describeBounds(queue)],
     ['message ttl', expiry.ttl],
     ['dead letters', expiry.deadLetters],
+    ['needs attention', describeAttention(queue)],
     ...(push === undefined ? [] : pushPairs(push)),
   ]);
 }

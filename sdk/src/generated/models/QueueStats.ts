@@ -9,6 +9,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { QueueAttention } from './QueueAttention.js';
+import {
+    QueueAttentionFromJSON,
+    QueueAttentionFromJSONTyped,
+    QueueAttentionToJSON,
+    QueueAttentionToJSONTyped,
+} from './QueueAttention.js';
+
 /**
  * 
  * @export
@@ -139,6 +147,12 @@ export interface QueueStats {
      * @memberof QueueStats
      */
     push_consecutive_failures: number | null;
+    /**
+     * 
+     * @type {QueueAttention}
+     * @memberof QueueStats
+     */
+    attention: QueueAttention;
 }
 
 /**
@@ -165,6 +179,7 @@ export function instanceOfQueueStats(value: object): value is QueueStats {
     if (!('pollers' in value) || value['pollers'] === undefined) return false;
     if (!('depth_history' in value) || value['depth_history'] === undefined) return false;
     if (!('push_consecutive_failures' in value) || value['push_consecutive_failures'] === undefined) return false;
+    if (!('attention' in value) || value['attention'] === undefined) return false;
     return true;
 }
 
@@ -198,6 +213,7 @@ export function QueueStatsFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'pollers': json['pollers'],
         'depth_history': json['depth_history'],
         'push_consecutive_failures': json['push_consecutive_failures'],
+        'attention': QueueAttentionFromJSON(json['attention']),
     };
 }
 
@@ -232,6 +248,7 @@ export function QueueStatsToJSONTyped(value?: QueueStats | null, ignoreDiscrimin
         'pollers': value['pollers'],
         'depth_history': value['depth_history'],
         'push_consecutive_failures': value['push_consecutive_failures'],
+        'attention': QueueAttentionToJSON(value['attention']),
     };
 }
 

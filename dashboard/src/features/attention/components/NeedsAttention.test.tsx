@@ -24,6 +24,7 @@ const queue = (name: string, extra: Partial<QueueStats> = {}): QueueStats => ({
   pollers: 0,
   depth_history: [],
   push_consecutive_failures: null,
+  attention: { muted: false, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null },
   ...extra,
 });
 
