@@ -3,7 +3,7 @@ import { migrate } from '../src/db/migrate.js';
 import { messageClaim } from '../src/db/queries/messageClaim.js';
 import { messageClaimGated } from '../src/db/queries/messageClaimGated.js';
 import { messageAck } from '../src/db/queries/messageSettle.js';
-import { queueInsert } from '../src/db/queries/queue.js';
+import { attentionStored, queueInsert } from '../src/db/queries/queue.js';
 import { startServer } from './postgres.js';
 
 /**
@@ -77,6 +77,7 @@ async function seed(db: pg.Client, queue: string, rate: number | null, count: nu
     maxPriority: null,
     fairness: 'none',
     maxInFlightPerKey: null,
+    attention: attentionStored({}),
   });
   await db.query(
     `INSERT INTO message (id, seq, queue_name, topic_name, payload, headers, status, published_at, available_at)

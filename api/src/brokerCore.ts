@@ -29,6 +29,8 @@ export interface BrokerCoreDeps {
   pool: Pool;
   bus: NotificationBus;
   logError(message: string, error?: unknown): void;
+  /** Lines that are not errors (a failing push endpoint's), with their fields. */
+  log(level: 'warn' | 'info', message: string, fields: Record<string, unknown>): void;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface BrokerCore {
   services: Service[];
 }
 
-export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps): BrokerCore {
+export function createBrokerCore({ config, pool, bus, logError, log }: BrokerCoreDeps): BrokerCore {
   const instanceId = randomUUID();
   const changes = new Changes();
   const waiters = new QueueWaiters();
@@ -109,7 +111,17 @@ export function createBrokerCore({ config, pool, bus, logError }: BrokerCoreDeps
   const rateRecorder = new RateRecorder(pool, rates, logError);
   const pushTargets = new PushTargets(config.push);
   // Delivers push queues' messages; without MINIQUEUE_PUSH_SECRET_KEY it starts and does nothing.
-  const pushWorker = new PushWorker({ pool, settler, changes, config: config.push, instanceId, targets: pushTargets, logError });
+  const pushWorker = new PushWorker({
+    pool,
+    settler,
+    changes,
+    config: config.push,
+    instanceId,
+    targets: pushTargets,
+    logError,
+    log,
+    countFailure: (queue, kind) => metrics.countPushFailure(queue, kind),
+  });
   const services = [serviceOf('dashboard-pool', { stop: () => dashboardPool.end() }), notifications, wakeups, broadcast, recheck, rateRecorder, pushWorker];
   return {
     instanceId,

@@ -3,6 +3,7 @@ import type { Queryable } from './db/pool.js';
 import { consumersByQueue, statsByQueue, type QueueStatsRow } from './db/queries/stats.js';
 import type { Transition, TransitionEvent } from './broker/changes.js';
 import type { GroupCommitStats } from './broker/groupCommit.js';
+import type { PushFailureKind } from './push/failureKind.js';
 
 /** Queue gauges are read from the database at most this often, however often Prometheus scrapes. */
 const GAUGE_CACHE_MS = 2_000;
@@ -53,6 +54,12 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly latencyLabels = new Set<string>();
+  private readonly pushFailures = new client.Counter({
+    name: 'miniqueue_push_failures_total',
+    help: 'Push deliveries that failed, by queue and reason (timeout, connection, http_3xx, http_4xx, http_5xx, http_other, unsendable, refused_target)',
+    labelNames: ['queue', 'reason'],
+    registers: [this.registry],
+  });
   readonly httpDuration = new client.Histogram({
     name: 'miniqueue_http_request_duration_seconds',
     help: 'HTTP request duration by route template, method and status',
@@ -80,6 +87,11 @@ export class Metrics {
     this.queueGauge('miniqueue_queue_dead', 'DEAD messages per queue', (row) => row.dead);
     this.queueGauge('miniqueue_oldest_pending_age_seconds', 'Age of the oldest available PENDING message per queue', (row) => row.oldest_pending_age_seconds);
     this.queueGauge('miniqueue_queue_consumers', 'Consumers seen asking the queue for messages in the last minute (any instance)', (row) => row.consumers);
+    this.queueGauge(
+      'miniqueue_push_consecutive_failures',
+      "Deliveries to the queue's push endpoint that failed in a row, on every instance (only queues with an endpoint)",
+      (row) => row.push_consecutive_failures,
+    );
   }
 
   /**
@@ -97,6 +109,11 @@ export class Metrics {
         this.set((await isUp().catch(() => false)) ? 1 : 0);
       },
     });
+  }
+
+  /** A push delivery of this instance failed (the reason is one of PUSH_FAILURE_KINDS). */
+  countPushFailure(queue: string, reason: PushFailureKind): void {
+    this.pushFailures.inc({ queue, reason });
   }
 
   /** A publish to `topic` committed on this instance (`count` messages, each stored once per queue). */
@@ -140,6 +157,8 @@ export class Metrics {
     for (const transition of transitions) {
       const counter = this.counterOf[transition.event];
       if (counter) counter.inc({ queue: transition.queue }, transition.ids.length);
+      // Routed dead letters: publishes to their topic not made by the Publisher (which counts its own).
+      if (transition.topic !== undefined && transition.publishes) this.topicPublishes.inc({ topic: transition.topic }, transition.publishes);
       if (!transition.publishedAt?.length) continue;
       const queue = this.latencyLabel(transition.queue);
       for (const publishedAt of transition.publishedAt) this.publishToAck.observe({ queue }, Math.max(0, (now - publishedAt.getTime()) / 1000));
@@ -182,7 +201,8 @@ export class Metrics {
     });
   }
 
-  private queueGauge(name: string, help: string, value: (row: QueueGaugeRow) => number) {
+  /** A gauge per queue; a queue whose value is null (a push gauge of a queue without an endpoint) has no series. */
+  private queueGauge(name: string, help: string, value: (row: QueueGaugeRow) => number | null) {
     // prom-client calls collect() with the metric as `this`.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
@@ -193,7 +213,10 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const row of await metrics.queueRowsOrNone()) this.set({ queue: row.queue }, value(row));
+        for (const row of await metrics.queueRowsOrNone()) {
+          const sampled = value(row);
+          if (sampled !== null) this.set({ queue: row.queue }, sampled);
+        }
       },
     });
   }

@@ -93,7 +93,13 @@ async function startInOrder(services: ServiceGroup, config: Config, log: Logger)
   const retentionJob = retention(pool, config);
   await retentionJob.runOnce();
   const logger = createLogger(config.logLevel);
-  const core = createBrokerCore({ config, pool, bus, logError: (message, error) => logger.error({ err: error }, message) });
+  const core = createBrokerCore({
+    config,
+    pool,
+    bus,
+    logError: (message, error) => logger.error({ err: error }, message),
+    log: (level, message, fields) => logger[level](fields, message),
+  });
   await services.startAll(core.services);
   const broker = await createServer({ config, pool, bus, core, logger });
   await services.startAll(broker.services);

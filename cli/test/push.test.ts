@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_ENV } from '@miniqueue/api/testing';
-import { as, startBroker, type TestBroker } from './helpers/broker.js';
+import { as, closedPort, startBroker, type TestBroker } from './helpers/broker.js';
 import { json } from './helpers/cli.js';
 
 let broker: TestBroker;
@@ -44,5 +44,28 @@ describe('queues push', () => {
     const cleared = await admin('queues:push:clear', 'hooked', '--yes');
     expect(cleared.stdout).toBe('Removed the push endpoint of hooked.\n');
     expect((await admin('queues:push:get', 'hooked')).exitCode).toBe(4);
+  });
+
+  it('queues:get and queues:push:get show a failing endpoint: how many in a row, the last error, no success yet', async () => {
+    await admin('queues:create', 'hooked-failing', '--topic', 'hooks');
+    const port = await closedPort();
+    expect((await admin('queues:push:set', 'hooked-failing', `http://127.0.0.1:${port}/hook`)).exitCode).toBe(0);
+    const published = await broker.post('/api/v1/topics/hooks/messages', { payload: 'p' }, broker.adminKey);
+    expect(published.status).toBe(201);
+    // The broker stores the endpoint's failures at most once a second: wait for the first to land.
+    const stored = async () =>
+      (await broker.pool.query(`SELECT consecutive_failures FROM queue_push WHERE queue_name = 'hooked-failing'`)).rows[0]?.consecutive_failures;
+    for (let tries = 0; (await stored()) < 1; tries += 1) {
+      if (tries > 100) throw new Error('no push failure stored');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const got = await admin('queues:get', 'hooked-failing');
+    expect(got.exitCode).toBe(0);
+    expect(got.stdout).toContain(`http://127.0.0.1:${port}/hook`);
+    expect(got.stdout).toMatch(/push deliveries\s+failing: \d+ in a row/);
+    expect(got.stdout).toMatch(/push last error\s+push delivery failed \(connection: ECONNREFUSED\)/);
+    expect(got.stdout).toMatch(/push last success\s+-/);
+    expect((await admin('queues:push:get', 'hooked-failing')).stdout).toMatch(/deliveries\s+failing: \d+ in a row/);
+    expect((await admin('queues:get', 'hooked')).stdout).toMatch(/push\s+none \(consumers pull\)/);
   });
 });

@@ -67,6 +67,7 @@ describe('queues', () => {
     expect(Object.keys(created).sort()).toEqual([
       'ack_timeout_seconds',
       'acked_retention_hours',
+      'attention',
       'created_at',
       'dead_letter_keep',
       'dead_letter_topic',

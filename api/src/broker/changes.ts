@@ -35,6 +35,13 @@ export interface Transition {
   publishedAt?: Date[];
   /** For RELEASED: when each message was claimed, in the order of `ids` (what un-counts that claim's delivery). */
   claimedAt?: Date[];
+  /**
+   * For PUBLISHED by a statement other than a publish (dead letters routed to a dead-letter topic):
+   * the topic, and how many messages were published to it, counted with these copies as a publish
+   * counts its own (a dead letter routed to 3 queues is 1 publish to the topic, 3 copies).
+   */
+  topic?: string;
+  publishes?: number;
 }
 
 /** Whether a transition leaves messages claimable, now or at `availableAt`: what wakes consumers. */
@@ -49,6 +56,9 @@ export interface Moved {
   blocked?: boolean;
   publishedAt?: Date;
   claimedAt?: Date;
+  /** A routed dead letter's copy: its topic, and whether it is the first copy of its publish there. */
+  topic?: string;
+  firstCopy?: boolean;
 }
 
 /** Groups the messages of one statement by queue (and by availability time, for claimable ones). */
@@ -63,6 +73,10 @@ export function transitionsOf(event: TransitionEvent, moved: Moved[]): Transitio
       groups.set(key, group);
     }
     group.ids.push(row.id);
+    if (row.topic !== undefined) {
+      group.topic = row.topic;
+      group.publishes = (group.publishes ?? 0) + (row.firstCopy ? 1 : 0);
+    }
     if (row.publishedAt) (group.publishedAt ??= []).push(row.publishedAt);
     if (row.claimedAt) (group.claimedAt ??= []).push(row.claimedAt);
   }

@@ -1,6 +1,6 @@
 import type { Pool } from '../db/pool.js';
 import { orderingPromoteStalled, type UnblockedRow } from '../db/queries/orderingGroup.js';
-import type { Advanced } from '../db/queries/messageSettle.js';
+import type { Advanced, RoutedRow } from '../db/queries/messageSettle.js';
 import { transitionsOf, type Changes } from './changes.js';
 
 const PROMOTE_BATCH = 500;
@@ -13,12 +13,23 @@ const announce = (changes: Changes, rows: UnblockedRow[]) =>
     ),
   );
 
-/** Dead letters routed to a dead-letter topic's queues (db/queries/messageDeath.ts): published there. */
-export const announceRouted = (changes: Changes, rows: UnblockedRow[]) =>
+/**
+ * Dead letters routed to a dead-letter topic's queues (db/queries/messageDeath.ts): published
+ * there, so announced as publishes are, topic publishes with them (what the publish counters,
+ * Grafana and the backlog alert read; a publish counts its own in the Publisher).
+ */
+export const announceRouted = (changes: Changes, rows: RoutedRow[]) =>
   changes.committed(
     transitionsOf(
       'PUBLISHED',
-      rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
+      rows.map((row) => ({
+        queue: row.queue_name,
+        id: row.id,
+        availableAt: row.available_at,
+        delayed: row.delayed,
+        topic: row.topic_name,
+        firstCopy: row.first_copy,
+      })),
     ),
   );
 

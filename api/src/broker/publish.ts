@@ -9,6 +9,7 @@ import { GroupCommit, type BatchResult, type GroupCommitLimits } from './groupCo
 import { endPublishSpan, startPublishSpan, tracing } from '../tracing/spans.js';
 import { withValidTraceContext, withoutTraceHeaders } from '../tracing/traceContext.js';
 import { BoundedTopics, queueFull, refusedCopies, withinBounds, type RefusedCopy, type Unblocked } from './bounds.js';
+import { announceRouted } from './ordering.js';
 
 export interface PublishItem {
   payload: string;
@@ -326,12 +327,17 @@ export class Publisher {
     return result;
   }
 
+  /** What making room did: ordering-key heads made claimable, and dead letters routed to a dead-letter topic (published there). */
   private announceUnblocked(rows: Unblocked): void {
     if (rows.length === 0) return;
+    const routed = rows.flatMap((row) => (row.topic_name === null ? [] : [{ ...row, topic_name: row.topic_name, first_copy: row.first_copy === true }]));
+    if (routed.length > 0) announceRouted(this.deps.changes, routed);
+    const unblocked = rows.filter((row) => row.topic_name === null);
+    if (unblocked.length === 0) return;
     this.deps.changes.committed(
       transitionsOf(
         'UNBLOCKED',
-        rows.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
+        unblocked.map((row) => ({ queue: row.queue_name, id: row.id, availableAt: row.available_at, delayed: row.delayed })),
       ),
     );
   }

@@ -18,6 +18,10 @@ export interface PushEndpointView {
   previous_secret_until: string | null;
   created_at: string;
   updated_at: string;
+  consecutive_failures: number;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_success_at: string | null;
 }
 
 interface Deps {
@@ -35,6 +39,10 @@ const view = (row: PushEndpointRow): PushEndpointView => ({
   previous_secret_until: row.previous_secret_until?.toISOString() ?? null,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
+  consecutive_failures: row.consecutive_failures,
+  last_error: row.last_error,
+  last_error_at: row.last_error_at?.toISOString() ?? null,
+  last_success_at: row.last_success_at?.toISOString() ?? null,
 });
 
 const noQueue = (queue: string) => new NotFoundError('queue_not_found', `No queue found with the name ${queue}`);

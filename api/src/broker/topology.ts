@@ -18,6 +18,7 @@ import {
   type QueueSettings,
   type QueueFixedSettings,
   type Fairness,
+  type QueueAttention,
 } from '../db/queries/queue.js';
 
 export interface QueueView {
@@ -49,6 +50,8 @@ export interface QueueView {
   fairness: Fairness;
   /** null: no limit per group key. */
   max_in_flight_per_key: number | null;
+  /** When the dashboard flags the queue: its own thresholds (null: the default), or muted. */
+  attention: QueueAttention;
 }
 
 /** `filter` is left out when the queue has none, as the contract says. */

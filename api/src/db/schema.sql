@@ -496,8 +496,10 @@ CREATE TABLE public.queue (
     fairness text DEFAULT 'none'::text NOT NULL,
     max_in_flight_per_key integer,
     gated boolean GENERATED ALWAYS AS ((single_active_consumer OR (max_deliveries_per_second IS NOT NULL) OR (fairness = 'by_key'::text))) STORED,
+    attention jsonb DEFAULT '{"muted": false, "backlog_growth": null, "dead_per_minute": null, "oldest_pending_seconds": null}'::jsonb NOT NULL,
     CONSTRAINT queue_ack_timeout_seconds_check CHECK (((ack_timeout_seconds >= 1) AND (ack_timeout_seconds <= 43200))),
     CONSTRAINT queue_acked_retention_hours_check CHECK (((acked_retention_hours >= 0) AND (acked_retention_hours <= 8760))),
+    CONSTRAINT queue_attention_check CHECK ((jsonb_typeof(attention) = 'object'::text)),
     CONSTRAINT queue_dead_letter_topic_check CHECK ((dead_letter_topic <> topic_name)),
     CONSTRAINT queue_fairness_check CHECK ((fairness = ANY (ARRAY['none'::text, 'by_key'::text]))),
     CONSTRAINT queue_fairness_without_priority CHECK (((fairness = 'none'::text) OR (max_priority IS NULL))),
@@ -597,6 +599,11 @@ CREATE TABLE public.queue_push (
     secret_rotated_at timestamp with time zone DEFAULT now() NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    consecutive_failures integer DEFAULT 0 NOT NULL,
+    last_error text,
+    last_error_at timestamp with time zone,
+    last_success_at timestamp with time zone,
+    CONSTRAINT queue_push_consecutive_failures_check CHECK ((consecutive_failures >= 0)),
     CONSTRAINT queue_push_max_in_flight_check CHECK (((max_in_flight >= 1) AND (max_in_flight <= 100))),
     CONSTRAINT queue_push_timeout_seconds_check CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 60)))
 );

@@ -4,10 +4,11 @@ import type { LookupFunction } from 'node:net';
 import type { CheckedTarget } from './targets.js';
 
 /**
- * How one POST ended: the status it was answered with, or why there was none; `unsendable`: the
- * request could not even be made (the HTTP client refused a header, the URL...), with what it said.
+ * How one POST ended: the status it was answered with, or why there was none; `connection`: no
+ * answer came over the connection (refused, reset, TLS...), with the error's code; `unsendable`:
+ * the request could not even be made (the HTTP client refused a header, the URL...), with what it said.
  */
-export type PostOutcome = { status: number } | { failure: 'timeout' | 'network' } | Unsendable;
+export type PostOutcome = { status: number } | { failure: 'timeout' } | { failure: 'connection'; cause: string } | Unsendable;
 export interface Unsendable {
   failure: 'unsendable';
   cause: string;
@@ -71,7 +72,11 @@ export function post(target: CheckedTarget, headers: Record<string, string>, bod
       },
     );
     const timer = setTimeout(() => finish({ failure: 'timeout' }), timeoutMs);
-    request.on('error', () => finish({ failure: 'network' }));
+    // The code (ECONNREFUSED, ECONNRESET, CERT_HAS_EXPIRED...) says why; the message, which may
+    // name the address, is left out as unsendable() leaves out the values it refused.
+    request.on('error', (error: Error & { code?: unknown }) =>
+      finish({ failure: 'connection', cause: typeof error.code === 'string' ? error.code : error.name }),
+    );
     request.end(body);
   }
 }

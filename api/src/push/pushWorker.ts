@@ -13,7 +13,10 @@ import { backoffDelayMs } from '../lifecycle/backoff.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Service, ServiceHealth } from '../lifecycle/service.js';
 import { makesClaimable, transitionsOf, type Changes, type Transition } from '../broker/changes.js';
-import { post, unsendable, type PostOutcome } from './deliver.js';
+import { post, unsendable } from './deliver.js';
+import { failureKindOf, pushFailureReason, succeeded, type DeliveryOutcome, type PushFailureKind } from './failureKind.js';
+import { PushFailureLog, type PushLog } from './failureLog.js';
+import { PUSH_HEALTH_WRITE_MS, PushHealth } from './pushHealth.js';
 import { decryptSecret, signatureHeader } from './secrets.js';
 import { type PushTargets, TargetRefused } from './targets.js';
 
@@ -34,6 +37,10 @@ export interface PushWorkerDeps {
   /** Where pushes may go; checked again before every delivery. */
   targets: PushTargets;
   logError: (message: string, error?: unknown) => void;
+  /** Failing endpoints' lines (at most one a minute each, push/failureLog.ts). */
+  log: PushLog;
+  /** Each failed delivery, for `miniqueue_push_failures_total`. */
+  countFailure: (queue: string, kind: PushFailureKind) => void;
 }
 
 /** The message as the endpoint receives it: the contract's Message, without lease details. */
@@ -69,10 +76,14 @@ export class PushWorker implements Service {
   private aborts = new AbortController();
   private ticking = false;
   private again = false;
+  private readonly healthOfEndpoints: PushHealth;
+  private readonly failureLog: PushFailureLog;
 
   constructor(private readonly deps: PushWorkerDeps) {
     const holder = `${PUSH_HOLDER_PREFIX}${deps.instanceId}`;
     this.holder = { holder, consumerId: `push@${deps.instanceId.slice(0, 8)}`, queues: null };
+    this.healthOfEndpoints = new PushHealth(deps.pool);
+    this.failureLog = new PushFailureLog(deps.log);
   }
 
   start = () =>
@@ -82,6 +93,7 @@ export class PushWorker implements Service {
       await this.refresh();
       this.life.timers.every(ENDPOINTS_MS, () => void this.refresh());
       this.life.timers.every(TICK_MS, () => this.wake());
+      this.life.timers.every(PUSH_HEALTH_WRITE_MS, () => void this.writeHealth());
       this.deps.changes.on('transitions', this.onTransitions);
       this.wake();
     });
@@ -91,6 +103,7 @@ export class PushWorker implements Service {
       this.deps.changes.off('transitions', this.onTransitions);
       this.aborts.abort();
       await Promise.allSettled([...this.deliveries]);
+      await this.writeHealth();
     });
 
   health(): ServiceHealth {
@@ -116,6 +129,10 @@ export class PushWorker implements Service {
       this.life.report('could not read the push endpoints');
       this.deps.logError('push endpoints could not be read', error);
     }
+  }
+
+  private async writeHealth(): Promise<void> {
+    await this.healthOfEndpoints.write().catch((error: unknown) => this.deps.logError('push endpoint health could not be written', error));
   }
 
   /** One pass at a time; a wake-up during a pass makes another pass right after it. */
@@ -189,17 +206,16 @@ export class PushWorker implements Service {
   private async deliver(endpoint: PushEndpointSealed, row: MessageRow): Promise<void> {
     // Whatever keeps the request from being made is a failed attempt, nacked below like a 500:
     // left unsettled, the message would wait out its lease and hold up the queue behind it.
-    const outcome = await this.post(endpoint, row).catch((error: unknown) => {
-      this.deps.logError(`push request on ${endpoint.queue_name} could not be made`, error);
-      return unsendable(error);
-    });
+    // (Its cause is in the nack reason and the endpoint's rate-limited failure line.)
+    const outcome = await this.post(endpoint, row).catch((error: unknown) => unsendable(error));
     if (this.aborts.signal.aborted) {
       // Stopping: the message goes straight back, its retry count untouched (it may have arrived).
       await putBack(this.deps, heldOf([row]), this.holder.holder);
       return;
     }
+    this.observe(endpoint, outcome);
     try {
-      if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
+      if (succeeded(outcome)) {
         await this.deps.settler.ackOne(row.id, this.holder);
       } else {
         const reason = pushFailureReason(outcome);
@@ -212,7 +228,22 @@ export class PushWorker implements Service {
     }
   }
 
-  private async post(endpoint: PushEndpointSealed, row: MessageRow): Promise<PostOutcome | { failure: 'refused' }> {
+  /** What the endpoint's delivery says of its health: counted, logged (rate-limited) and stored. */
+  private observe(endpoint: PushEndpointSealed, outcome: DeliveryOutcome): void {
+    const queue = endpoint.queue_name;
+    if (succeeded(outcome)) {
+      this.healthOfEndpoints.succeeded(queue);
+      this.failureLog.succeeded(queue, endpoint.url);
+      return;
+    }
+    const kind = failureKindOf(outcome);
+    const reason = pushFailureReason(outcome);
+    this.deps.countFailure(queue, kind);
+    this.healthOfEndpoints.failed(queue, reason);
+    this.failureLog.failed(queue, endpoint.url, kind, reason);
+  }
+
+  private async post(endpoint: PushEndpointSealed, row: MessageRow): Promise<DeliveryOutcome> {
     let target;
     try {
       target = await this.deps.targets.check(endpoint.url);
@@ -237,7 +268,7 @@ export class PushWorker implements Service {
     const span = startPushSpan({ id: row.id, queue_name: row.queue_name, trace: row.headers }, endpoint.url, headers);
     const outcome = await post(target, headers, body, timeoutMs, this.aborts.signal);
     if ('status' in outcome) span.setAttribute('http.response.status_code', outcome.status);
-    if (!('status' in outcome) || outcome.status < 200 || outcome.status >= 300) failed(span, new Error(pushFailureReason(outcome)));
+    if (!succeeded(outcome)) failed(span, new Error(pushFailureReason(outcome)));
     span.end();
     return outcome;
   }
@@ -249,12 +280,4 @@ export class PushWorker implements Service {
     const ms = backoffDelayMs(retryCount, { firstMs: first * 1000, maxMs: MAX_BACKOFF_SECONDS * 1000 });
     return Math.min(MAX_BACKOFF_SECONDS, Math.max(1, Math.round(ms / 1000)));
   }
-}
-
-/** What a dead letter of a push queue says about its last delivery: the endpoint's answer, or why there was none. */
-function pushFailureReason(outcome: PostOutcome | { failure: 'refused' }): string {
-  if ('status' in outcome) return `push endpoint answered ${outcome.status}`;
-  if (outcome.failure === 'refused') return 'push target refused (address not allowed)';
-  if (outcome.failure === 'unsendable') return `push request could not be made (${outcome.cause})`;
-  return `push delivery failed (${outcome.failure})`;
 }

@@ -66,6 +66,8 @@ export class RateCounter {
       const counts = this.queueCounts(bucket, transition.queue);
       for (const name of COUNTED[transition.event]) counts[name] += transition.ids.length;
       if (transition.event === 'RELEASED') this.undeliver(transition, bucket);
+      // Routed dead letters are publishes to their topic (the Publisher counts its own with published()).
+      if (transition.topic !== undefined && transition.publishes) this.published(transition.topic, transition.publishes);
     }
   }
 

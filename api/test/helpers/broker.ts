@@ -67,7 +67,13 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
       logs?.push(line);
     },
   });
-  const core = createBrokerCore({ config, pool, bus, logError: (message, error) => logger.error({ err: error }, message) });
+  const core = createBrokerCore({
+    config,
+    pool,
+    bus,
+    logError: (message, error) => logger.error({ err: error }, message),
+    log: (level, message, fields) => logger[level](fields, message),
+  });
   const broker = await createServer({ config, pool, bus, core, logger, listen: options.listen === true });
   if (logs) {
     broker.server.events.on({ name: 'request', channels: ['app', 'error', 'internal'] }, (_request, event) => {

@@ -142,3 +142,49 @@ describe("a queue's usual oldest pending age", () => {
     expect(rows[0].old).toBe(false);
   });
 });
+
+describe("a queue's attention settings: its own thresholds, or muted", () => {
+  const DEFAULTS = { muted: false, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null };
+  const create = (body: Record<string, unknown>) => mq.post('/api/v1/queues', { topic_name: 'orders', ...body }, mq.adminKey);
+  const patch = (queue: string, body: Record<string, unknown>) => mq.patch(`/api/v1/queues/${queue}`, body, mq.adminKey);
+
+  it('are the defaults unless given, and are given back by the queue and by the dashboard counts', async () => {
+    expect((await mq.get('/api/v1/queues/counted', mq.adminKey)).body.attention).toEqual(DEFAULTS);
+    expect((await queueStats('counted')).attention).toEqual(DEFAULTS);
+    const created = await create({ name: 'nightly', attention: { oldest_pending_seconds: 7200, backlog_growth: 10_000 } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    checkResponse('POST', '/api/v1/queues', created.status, created.body, String(created.headers['content-type']));
+    expect(created.body.attention).toEqual({ ...DEFAULTS, oldest_pending_seconds: 7200, backlog_growth: 10_000 });
+    expect((await queueStats('nightly')).attention).toEqual({ ...DEFAULTS, oldest_pending_seconds: 7200, backlog_growth: 10_000 });
+  });
+
+  it('are set as a whole by PATCH (a key left out takes its default), and other settings keep theirs', async () => {
+    await create({ name: 'scratch', max_retries: 7, attention: { dead_per_minute: 2.5 } });
+    const muted = await patch('scratch', { attention: { muted: true } });
+    expect(muted.status, JSON.stringify(muted.body)).toBe(200);
+    checkResponse('PATCH', '/api/v1/queues/{queue}', muted.status, muted.body, String(muted.headers['content-type']));
+    expect(muted.body).toMatchObject({ max_retries: 7, attention: { ...DEFAULTS, muted: true } });
+    expect((await patch('scratch', { max_retries: 3 })).body.attention).toEqual({ ...DEFAULTS, muted: true });
+    expect((await queueStats('scratch')).attention).toEqual({ ...DEFAULTS, muted: true });
+    expect((await patch('scratch', { attention: {} })).body.attention).toEqual(DEFAULTS);
+  });
+
+  it('refuses what is not a threshold, in the contract\u2019s error shape, and changes nothing', async () => {
+    await create({ name: 'strict', attention: { backlog_growth: 5 } });
+    for (const attention of [
+      { oldest_pending_seconds: 0 },
+      { oldest_pending_seconds: 1.5 },
+      { backlog_growth: -1 },
+      { dead_per_minute: '3' },
+      { muted: 'yes' },
+      { snooze_until: '2030-01-01T00:00:00Z' },
+      'muted',
+    ]) {
+      const refused = await patch('strict', { attention });
+      expect(refused.status, JSON.stringify(attention)).toBe(400);
+      expect(refused.body).toMatchObject({ status: 400, code: 'validation_failed' });
+      expect(refused.body.errors[0].field, JSON.stringify(refused.body)).toMatch(/^attention/);
+    }
+    expect((await mq.get('/api/v1/queues/strict', mq.adminKey)).body.attention).toEqual({ ...DEFAULTS, backlog_growth: 5 });
+  });
+});

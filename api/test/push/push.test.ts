@@ -184,6 +184,8 @@ describe('where pushes may go', () => {
       instanceId: 'rebind-test',
       targets: rebound,
       logError: () => undefined,
+      log: () => undefined,
+      countFailure: () => undefined,
     });
     await worker.start();
     try {

@@ -11,7 +11,19 @@ export function renderPush(endpoint: PushEndpoint): string {
     ['timeout', `${endpoint.timeout_seconds} s`],
     ['secret rotated', formatTime(endpoint.secret_rotated_at)],
     ['previous secret signs until', endpoint.previous_secret_until ? formatTime(endpoint.previous_secret_until) : '-'],
+    ...pushDeliveryPairs(endpoint),
   ]);
+}
+
+/** How the endpoint's deliveries are going: failing in a row (and why), working, or none yet; the last error and success. */
+export function pushDeliveryPairs(endpoint: PushEndpoint): [string, string][] {
+  const deliveries =
+    endpoint.consecutive_failures > 0 ? `failing: ${endpoint.consecutive_failures} in a row` : endpoint.last_success_at ? 'working' : 'none yet';
+  return [
+    ['deliveries', deliveries],
+    ['last error', endpoint.last_error && endpoint.last_error_at ? `${endpoint.last_error} (${formatTime(endpoint.last_error_at)})` : '-'],
+    ['last success', endpoint.last_success_at ? formatTime(endpoint.last_success_at) : '-'],
+  ];
 }
 
 /**

@@ -1,11 +1,13 @@
-import type { Queue } from '@miniqueue/sdk';
+import type { PushEndpoint, Queue } from '@miniqueue/sdk';
+import { pushDeliveryPairs } from './pushView.js';
 import { formatTime } from './format.js';
 import { renderPairs } from './table.js';
 import { describeBounds } from './boundFlags.js';
 import { describeExpiry } from './expiryFlags.js';
+import { describeAttention } from './attentionFlags.js';
 
-/** One queue's settings, each on its own line. */
-export function renderQueue(queue: Queue): string {
+/** One queue's settings, each on its own line; with its push endpoint's URL and deliveries when it has one. */
+export function renderQueue(queue: Queue, push?: PushEndpoint | null): string {
   const expiry = describeExpiry(queue);
   const retention = queue.acked_retention_hours === null ? 'broker default (MINIQUEUE_ACKED_RETENTION_HOURS)' : `${queue.acked_retention_hours}h`;
   return renderPairs([
@@ -24,7 +26,14 @@ export function renderQueue(queue: Queue): string {
     ['bounds', describeBounds(queue)],
     ['message ttl', expiry.ttl],
     ['dead letters', expiry.deadLetters],
+    ['needs attention', describeAttention(queue)],
+    ...(push === undefined ? [] : pushPairs(push)),
   ]);
+}
+
+function pushPairs(push: PushEndpoint | null): [string, string][] {
+  if (push === null) return [['push', 'none (consumers pull)']];
+  return [['push', push.url], ...pushDeliveryPairs(push).map(([label, value]): [string, string] => [`push ${label}`, value])];
 }
 
 /** "by group key, in turn, at most 2 in flight per key", or "none (oldest first)". */

@@ -26,6 +26,18 @@ describe('charts', () => {
     expect(lineSegments([5, 50], 10, 10, 10)).toEqual(['0.0,5.0 10.0,0.0']);
   });
 
+  it('draws a gauge up to its present: a backlog building up now is never cut off as a spike', () => {
+    const steady = Array.from({ length: 360 }, (_, n) => 30 + (n % 46));
+    const building = [...steady.slice(0, 355), 800, 1600, 2400, 3200, 4000];
+    // As a rate, the newest values would be clipped like any spike...
+    expect(visibleScale([building])).toEqual({ max: 100, clipped: true });
+    // ...as a depth, the axis reaches the newest value, and nothing else is above it.
+    expect(visibleScale([building], { reachLatest: true })).toEqual({ max: 5_000, clipped: false });
+    // An old spike above the present is still clipped.
+    const spikeThenLow = [...steady.slice(0, 100), 9000, ...steady.slice(101, 359), 400];
+    expect(visibleScale([spikeThenLow], { reachLatest: true })).toEqual({ max: 500, clipped: true });
+  });
+
   it('writes rates with a decimal only where it matters', () => {
     expect([0, 0.25, 9.96, 12.4, 1234.5].map(formatRate)).toEqual(['0.0', '0.3', '10.0', '12', '1,235']);
   });

@@ -44,10 +44,13 @@ function percentile(values: readonly number[], share: number): number {
  * own, so a quiet line (acks at zero) does not make a busy one look like a spike. A chart
  * mostly at zero is not clipped (its spike is all there is to see).
  */
-export function visibleScale(series: readonly (readonly (number | null)[])[]): { max: number; clipped: boolean } {
+export function visibleScale(series: readonly (readonly (number | null)[])[], { reachLatest = false } = {}): { max: number; clipped: boolean } {
   const lines = series.map((values) => values.filter((value): value is number => value !== null));
   const top = Math.max(0, ...lines.flat());
   const typical = Math.max(0, ...lines.map((values) => percentile(values, 0.95)));
   if (typical <= 0 || top <= SPIKE_FACTOR * typical) return { max: niceMax(top), clipped: false };
-  return { max: niceMax(typical * 1.2), clipped: true };
+  // A gauge's newest value is the present (a backlog building up now), never a spike to cut off.
+  const latest = reachLatest ? Math.max(0, ...lines.map((values) => values.at(-1) ?? 0)) : 0;
+  const max = niceMax(Math.max(typical * 1.2, latest));
+  return { max, clipped: top > max };
 }

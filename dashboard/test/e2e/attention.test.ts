@@ -215,4 +215,60 @@ describe('what needs attention', () => {
     expect(await row.first().textContent()).toMatch(/just now|\d+ s ago/);
     expect(errors).toEqual([]);
   });
+
+  it('draws a backlog building up now to its present, not cut off as a spike', async () => {
+    await admin.topics.create('surges');
+    await admin.queues.create('surging', 'surges');
+    // An hour at about 10 pending, sampled every 5 seconds until a minute ago; 5,000 pending now.
+    await dashboard.broker.pool.query(
+      `INSERT INTO rate_sample (bucket) SELECT to_timestamp(floor(extract(epoch FROM now()) / 5) * 5) - make_interval(secs => 5 * k)
+         FROM generate_series(12, 700) AS k ON CONFLICT DO NOTHING`,
+    );
+    await dashboard.broker.pool.query(
+      `INSERT INTO queue_rate (queue_name, bucket, depth) SELECT 'surging', to_timestamp(floor(extract(epoch FROM now()) / 5) * 5) - make_interval(secs => 5 * k), 8 + k % 5
+         FROM generate_series(12, 700) AS k`,
+    );
+    await seedPending('surging', 'surges', 5_000, 0);
+    const { page, errors } = await newPage(browser, DESKTOP);
+    await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
+    await page.goto(`${dashboard.url}/queues/surging`);
+    const depth = page.getByTestId('queue-depth');
+    await depth.waitFor();
+    await expect.poll(async () => Number(await depth.locator('[data-line="depth"]').getAttribute('data-latest'))).toBe(5_000);
+    expect(await depth.getAttribute('data-clipped')).toBe('false');
+    expect(Number(await depth.getAttribute('data-axis-max'))).toBeGreaterThanOrEqual(5_000);
+    await screenshot(page, 'queue-depth-present');
+    expect(errors).toEqual([]);
+  });
+
+  it("takes a queue's own thresholds and its mute from its settings, and its rate columns over the flags' 5 minutes", async () => {
+    const { page, errors } = await newPage(browser, DESKTOP);
+    await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);
+    await page.goto(`${dashboard.url}/queues`);
+    await page.locator('[data-queue="backlog"]:visible').waitFor();
+    expect(await page.locator('th[data-key="enqueued"]').getAttribute('title')).toMatch(/over the last 5 minutes$/);
+    expect(await flagsOf(page.locator('body'), 'backlog')).toBe('oldest backlog');
+
+    // backlog: its oldest pending waits 14 minutes, which is its normal at night: flag it past 2 hours.
+    await page.goto(`${dashboard.url}/queues/backlog?tab=settings`);
+    const settings = page.getByTestId('queue-settings');
+    await settings.getByLabel('Oldest pending over (seconds)').fill('7200');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Settings saved.').waitFor();
+    await screenshot(page, 'queue-attention-settings');
+    expect((await admin.queues.get('backlog')).attention).toMatchObject({ muted: false, oldest_pending_seconds: 7200 });
+
+    // orphaned: a queue nobody consumes on purpose, muted.
+    await page.goto(`${dashboard.url}/queues/orphaned?tab=settings`);
+    await settings.getByLabel(/^Mute: never flag this queue/).check();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Settings saved.').waitFor();
+
+    await page.goto(`${dashboard.url}/queues`);
+    await page.locator('[data-queue="backlog"]:visible').waitFor();
+    await expect.poll(() => flagsOf(page.locator('body'), 'backlog')).toBe('backlog');
+    await expect.poll(() => page.locator('[data-queue="orphaned"]:visible').getAttribute('data-flagged')).toBe('false');
+    await screenshot(page, 'queues-attention-thresholds');
+    expect(errors).toEqual([]);
+  });
 });

@@ -78,6 +78,29 @@ describe('push endpoint on the queue page', () => {
     await section.getByText("None: consumers pull this queue's messages.").waitFor();
   });
 
+  it('shows a failing endpoint on its Push tab (in a row, the last error) and flags its queue in the list', async () => {
+    const mq = dashboard.sdk(dashboard.broker.adminKey);
+    await mq.topics.create('failing-hooks');
+    await mq.queues.create('failing-hooked', 'failing-hooks', { maxRetries: 50 });
+    // Port 9 (discard): nothing listens on loopback, each POST is refused.
+    await mq.push.set('failing-hooked', 'http://127.0.0.1:9/hook', { maxInFlight: 8 });
+    for (let n = 0; n < 6; n += 1) await mq.publish('failing-hooks', `m${n}`);
+    await page.goto(`${dashboard.url}/queues/failing-hooked?tab=push`);
+    const health = page.getByRole('region', { name: 'Push endpoint of failing-hooked' }).getByTestId('push-health');
+    // The tab reads the endpoint again every few seconds: the failures arrive without a reload.
+    await health.getByText(/^failing: \d+ in a row$/).waitFor({ timeout: 20_000 });
+    await health.getByText(/push delivery failed \(connection: ECONNREFUSED\)/).waitFor();
+    expect(await health.getAttribute('data-failing')).toBe('true');
+    await screenshot(page, 'push-failing');
+
+    await page.goto(`${dashboard.url}/queues?attention=1`);
+    await page
+      .getByText(/push failing, \d+ in a row/)
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await screenshot(page, 'queues-push-attention');
+  });
+
   it('fits a phone: the queue page with replay and push open does not scroll sideways', async () => {
     ({ page } = await newPage(browser, PHONE));
     await signInWithKey(page, dashboard.url, dashboard.broker.adminKey);

@@ -72,6 +72,28 @@ describe('grafana/dashboards/miniqueue.json', () => {
     expect(exprs).toContain('histogram_quantile(0.99, sum by (le, route) (rate(miniqueue_http_request_duration_seconds_bucket');
   });
 
+  const panelTitled = (title: string) => {
+    const panel = panels.find((p) => p.title === title);
+    if (!panel) throw new Error(`no panel "${title}"`);
+    return (panel.targets ?? []).map((target) => target.expr);
+  };
+
+  it('plots messages published per topic, apart from the copies each queue stores', () => {
+    expect(panelTitled('Messages published per second, by topic')).toEqual([
+      'sum by (topic) (rate(miniqueue_topic_publishes_total{topic=~"$topic"}[$__rate_interval]))',
+    ]);
+    expect(panelTitled('Copies stored per second, by queue')).toEqual([
+      'sum by (queue) (rate(miniqueue_messages_published_total{queue=~"$queue"}[$__rate_interval]))',
+    ]);
+    expect(variables.map((v) => (typeof v.query === 'string' ? v.query : v.query.query))).toContain('label_values(miniqueue_topic_publishes_total, topic)');
+  });
+
+  it('shows the latency of the queues chosen, as every other queue panel does', () => {
+    const latency = panelTitled('Publish to ack latency');
+    expect(latency).toHaveLength(2);
+    for (const expr of latency) expect(expr).toContain('miniqueue_publish_to_ack_seconds_bucket{queue=~"$queue"}');
+  });
+
   it('answers "is anything stuck, which queue, who consumes it" on its first row', () => {
     const [first, ...rest] = dashboard.panels as (Panel & { gridPos: { y: number } })[];
     expect(first).toMatchObject({ type: 'row', title: 'Is anything stuck?' });

@@ -71,8 +71,23 @@ function openNodeSocket(NodeSocket: NodeSocketClass, url: string, authorization:
   return new NodeSocketAdapter(new NodeSocket(url, { headers: { authorization } }));
 }
 
-/** Why an attempt failed, as the SDK's errors: a typed refusal as it is, anything else a ConnectionError. */
+/** Why an attempt failed, as the SDK's errors: a typed refusal as it is, anything else a ConnectionError saying why. */
 export function connectionFailure(error: Error, what: string): Error {
   if ('status' in error) return error;
-  return new ConnectionError({ status: 0, message: `Cannot open ${what}`, cause: error });
+  return new ConnectionError({ status: 0, message: `Cannot open ${what} (${causeOf(error)})`, cause: error });
+}
+
+/** A socket URL as errors show it: scheme, host and path, never credentials or the query (tickets, resume tokens). */
+export const shownAddress = (url: URL): string => `${url.protocol}//${url.host}${url.pathname}`;
+
+/**
+ * Why a connection failed, in a word where there is one: Node's code (ECONNREFUSED, ETIMEDOUT,
+ * ENOTFOUND, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID...), else the error's first line.
+ */
+export function causeOf(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code) return code;
+  const inner = (error as { cause?: unknown }).cause;
+  if (inner instanceof Error && inner !== error) return causeOf(inner);
+  return error.message.split('\n')[0].slice(0, 200) || error.name;
 }

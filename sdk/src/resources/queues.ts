@@ -10,6 +10,7 @@ import {
   type Overflow,
   type PurgeResult,
   type Queue,
+  type QueueAttentionSettings,
   type UpdateQueueRequest,
 } from '../generated/index.js';
 import type { Transport } from '../http/transport.js';
@@ -57,6 +58,8 @@ export interface CreateQueueOptions extends CallOptions {
   fairness?: Fairness;
   /** With fairness 'by_key': at most this many messages of one group key unacked at once, 1..10000. Default: no limit per key. */
   maxInFlightPerKey?: number;
+  /** When the dashboard flags the queue: `muted`, or its own `oldest_pending_seconds`, `backlog_growth`, `dead_per_minute`. Default: the flags' own numbers. */
+  attention?: QueueAttentionSettings;
 }
 
 /** The settings to change; those left out keep their value. */
@@ -91,6 +94,8 @@ export interface QueueChanges {
   deadLetterKeep?: boolean;
   /** With fairness 'by_key': at most this many messages of one group key unacked at once, 1..10000; null lifts the limit (from the next claim on). */
   maxInFlightPerKey?: number | null;
+  /** New attention settings, as a whole: a key left out takes its default (not muted; each threshold null: the flag's own number). */
+  attention?: QueueAttentionSettings;
 }
 
 export interface ListMessagesOptions extends CallOptions {
@@ -141,6 +146,7 @@ export function queuesResource(t: Transport) {
           max_priority: options.maxPriority,
           fairness: options.fairness,
           max_in_flight_per_key: options.maxInFlightPerKey,
+          attention: options.attention,
         },
       }),
     /** One queue and its settings (view). */
@@ -163,6 +169,7 @@ export function queuesResource(t: Transport) {
         dead_letter_topic: changes.deadLetterTopic,
         dead_letter_keep: changes.deadLetterKeep,
         max_in_flight_per_key: changes.maxInFlightPerKey,
+        attention: changes.attention,
       };
       return t.api(QueuesApi, options).updateQueue({ queue: name, updateQueueRequest: request });
     },

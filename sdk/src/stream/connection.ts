@@ -19,6 +19,11 @@ export interface ConnectionHandlers {
   lost(error: Error, failures: number, closed?: { code: number; reason: string }): void;
   /** A stream cannot work here (the handshake was refused, no WebSocket): from now on, HTTP. */
   unavailable(reason: Error): void;
+  /**
+   * The handshake refused the credential (401, 403): HTTP would refuse it too, so this is the
+   * answer, not a reason to fall back. The next call asks again (the key may have been fixed).
+   */
+  refused(error: Error): void;
   /** Whether anything waits on the stream; a lost stream nobody needs is reopened on next use. */
   busy(): boolean;
 }
@@ -44,8 +49,10 @@ type State = 'idle' | 'connecting' | 'open' | 'waiting' | 'unavailable' | 'close
  * One WebSocket to `/ws/v1/stream` and its life: opens on first use, waits for the broker's
  * `welcome`, writes the frames of each turn as one message, and after a loss reopens with jittered
  * backoff, naming the old stream's `resume_token` (an attempt that finds the broker away goes to
- * the next broker URL at once, when there is one). A refused handshake (a status that retrying
- * will not change) or a runtime without WebSockets makes it unavailable for good.
+ * the next broker URL at once, when there is one). A handshake refused for the credential (401,
+ * 403) is that refusal, told to what waits, the stream staying ready to try again on next use;
+ * another refused handshake (a status that retrying will not change, such as an older broker's
+ * 404) or a runtime without WebSockets makes it unavailable for good.
  */
 export class StreamConnection {
   private state: State = 'idle';
@@ -112,6 +119,7 @@ export class StreamConnection {
       socket = await this.options.open(this.options.url(this.resumeToken));
     } catch (error) {
       const reason = error instanceof Error ? error : new Error(String(error));
+      if (isCredentialRefusal(reason)) return this.refused(reason);
       return this.failed(reason, error instanceof NoWebSocketError || isRefusal(reason));
     }
     if ((this.state as State) === 'closed') return socket.close(1000, 'client closed');
@@ -158,9 +166,16 @@ export class StreamConnection {
     this.socket = undefined;
     this.batcher.discard();
     if (this.state === 'closed') return;
+    if (!opened && isCredentialRefusal(error)) return this.refused(error);
     const refused = !opened && (isRefusal(error) || socket.refusedWhenClosedEarly);
     const reason = error ?? new ConnectionError({ status: 0, message: `The stream closed (${event.code}${event.reason ? `: ${event.reason}` : ''})` });
     this.failed(refused && !error ? new Error('the broker refused the stream handshake') : reason, refused, opened ? event : undefined);
+  }
+
+  private refused(error: Error): void {
+    if (this.state === 'closed') return;
+    this.state = 'idle';
+    this.options.handlers.refused(error);
   }
 
   private failed(error: Error, permanent: boolean, closed?: { code: number; reason: string }): void {
@@ -184,6 +199,12 @@ export class StreamConnection {
       elsewhere ? 0 : backoffDelay(this.options.backoff, this.failures),
     );
   }
+}
+
+/** The handshake refused who is asking (401 unauthenticated, 403 origin_not_allowed). */
+function isCredentialRefusal(error: Error | undefined): error is Error {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return status === 401 || status === 403;
 }
 
 /** A handshake answered with a status that retrying will not change (400, 401, 403, 404…). */

@@ -2,7 +2,7 @@ import { ConnectionError } from '../errors.js';
 import type { AckResult, ExtendResult, NackResult, PublishResult } from '../generated/index.js';
 import type { BrokerEndpoints } from '../http/endpoints.js';
 import { retryPolicy, type RetryOptions, type RetryPolicy } from '../http/retryPolicy.js';
-import { connectionFailure, type SocketEndpoint } from '../realtime/socket.js';
+import { causeOf, connectionFailure, shownAddress, type SocketEndpoint } from '../realtime/socket.js';
 import type { Schedule } from './batcher.js';
 import { StreamConnection } from './connection.js';
 import type { BrokerFrame } from './frames.js';
@@ -51,6 +51,8 @@ export class StreamClient {
   private unavailable: StreamUnavailableError | undefined;
   /** The broker URL of the attempt under way, when there are several. */
   private attemptBase: string | undefined;
+  /** Where the attempt under way goes, as errors may show it (no query: it carries the resume token). */
+  private attemptAddress = '';
   /** Broker URLs that failed an attempt since the stream was last open. */
   private readonly triedInTurn = new Set<string>();
   /** When the stream went down (the first failed attempt in a row); undefined while it is open. */
@@ -66,7 +68,9 @@ export class StreamClient {
       url: (resume) => {
         this.attemptBase = options.endpoints?.current();
         const endpoint = this.attemptBase === undefined ? options.endpoint : { ...options.endpoint, baseUrl: this.attemptBase };
-        return streamUrl(endpoint, { instance: options.instanceId, resume });
+        const url = streamUrl(endpoint, { instance: options.instanceId, resume });
+        this.attemptAddress = shownAddress(url);
+        return url;
       },
       backoff: options.retry,
       unreachable: () => this.failOver(),
@@ -76,6 +80,7 @@ export class StreamClient {
         frame: (frame) => this.answer(frame),
         lost: (error, failures, closed) => this.lost(error, failures, closed),
         unavailable: (reason) => this.giveUp(reason),
+        refused: (error) => this.failAll(error),
         busy: () => this.busy(),
       },
     });
@@ -148,7 +153,7 @@ export class StreamClient {
 
   private lost(error: Error, failures: number, closed?: { code: number; reason: string }): void {
     // Consumers hear of every failed attempt, as of every failed long poll over HTTP.
-    const failure = connectionFailure(error, 'the stream');
+    const failure = connectionFailure(error, `the stream at ${this.attemptAddress}`);
     this.subscriptions.interrupted(failure);
     this.watches.interrupted(failure, closed);
     // Counted while something waits on the stream: a stream lost while idle is reopened on next use.
@@ -157,7 +162,12 @@ export class StreamClient {
     const given =
       error instanceof ConnectionError
         ? error
-        : new ConnectionError({ status: 0, message: 'Cannot reach the broker stream', cause: error, attempts: failures });
+        : new ConnectionError({
+            status: 0,
+            message: `Cannot reach the broker stream at ${this.attemptAddress} (${causeOf(error)})`,
+            cause: error,
+            attempts: failures,
+          });
     if (failures >= this.options.retry.attempts) {
       this.publisher.failAll(given);
       this.settler.failAll(given);

@@ -30,13 +30,38 @@ describe("transport 'http' and the fallback", () => {
     client.close();
   });
 
-  it('a refused handshake falls back to HTTP, told once, with the typed error HTTP gives', async () => {
+  it("a refused key is a refused key: the handshake's 401 is the typed error with the broker's code, and nothing falls back to HTTP", async () => {
     const warnings: string[] = [];
+    const upgrades = countUpgrades();
     const client = new MiniQueue({ url: env.broker.url, apiKey: 'mq_wrong', logger: { warn: (message) => warnings.push(message) } });
-    await expect(client.publish('plain', 'a')).rejects.toBeInstanceOf(UnauthorizedError);
-    await expect(client.publish('plain', 'b')).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/streaming is unavailable/);
+    for (const payload of ['a', 'b']) {
+      const refused = await client.publish('plain', payload).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(UnauthorizedError);
+      expect(refused).toMatchObject({ status: 401, code: 'unauthenticated' });
+    }
+    expect(warnings).toEqual([]);
+    // Each call asked the stream (none went over HTTP instead).
+    expect(upgrades.get('/ws/v1/stream')).toBe(2);
+    client.close();
+  });
+
+  it('an unreachable broker is named in the error, without credentials, with the cause', async () => {
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    const warnings: string[] = [];
+    const client = new MiniQueue({
+      url: `http://127.0.0.1:${port}`,
+      apiKey: 'mq_wrong',
+      retry: { attempts: 2, baseDelayMs: 10 },
+      logger: { warn: (message) => warnings.push(message) },
+    });
+    const failed = await client.publish('plain', 'a').catch((error: unknown) => error);
+    expect((failed as Error).message).toBe(`Cannot reach the broker stream at ws://127.0.0.1:${port}/ws/v1/stream (ECONNREFUSED)`);
+    expect((failed as Error).message).not.toContain('mq_wrong');
+    expect(warnings).toEqual([]);
     client.close();
   });
 });

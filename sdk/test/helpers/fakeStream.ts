@@ -20,6 +20,8 @@ export interface FakeStream {
   holdConfirms: boolean;
   /** Answer the next handshakes with this status instead of upgrading. */
   refuseWith: number | null;
+  /** The `code` of the refusal's body. */
+  refuseCode: string;
   cut(): void;
   close(): Promise<void>;
 }
@@ -37,6 +39,7 @@ export async function startFakeStream(): Promise<FakeStream> {
     handshakes: [],
     holdConfirms: false,
     refuseWith: null,
+    refuseCode: 'not_found',
     cut: () => sockets.forEach((socket) => socket.terminate()),
     close: async () => {
       sockets.forEach((socket) => socket.terminate());
@@ -47,7 +50,7 @@ export async function startFakeStream(): Promise<FakeStream> {
     fake.handshakes.push(request);
     if (fake.refuseWith !== null) {
       socket.end(
-        `HTTP/1.1 ${fake.refuseWith} Refused\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"code":"not_found","message":"no streams here"}`,
+        `HTTP/1.1 ${fake.refuseWith} Refused\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"status":${fake.refuseWith},"code":"${fake.refuseCode}","message":"no streams here"}`,
       );
       return;
     }

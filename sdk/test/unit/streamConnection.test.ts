@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MiniQueue } from '../../src/index.js';
+import { ConnectionError, ForbiddenError, MiniQueue, UnauthorizedError } from '../../src/index.js';
 import { startFakeStream, type FakeStream } from '../helpers/fakeStream.js';
 
 let fake: FakeStream | undefined;
@@ -56,6 +56,44 @@ describe('the stream against a stand-in broker', () => {
     expect(fake.handshakes).toHaveLength(1);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/streaming is unavailable.*using HTTP/);
+  });
+
+  it('a handshake refused for the key (401, 403) rejects with the typed error and its code, without a word of HTTP', async () => {
+    for (const [status, code, type] of [
+      [401, 'unauthenticated', UnauthorizedError],
+      [403, 'origin_not_allowed', ForbiddenError],
+    ] as const) {
+      const { fake, client, warnings } = await setUp();
+      fake.refuseWith = status;
+      fake.refuseCode = code;
+      // Over HTTP the stand-in would answer 404: a 404 here would mean the publish fell back to it.
+      const refused = await client.publish('t', 'a').catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(type);
+      expect(refused).toMatchObject({ status, code });
+      expect(warnings).toEqual([]);
+      // Not given up on: the next call asks the stream again (a key may be fixed meanwhile).
+      await expect(client.publish('t', 'b')).rejects.toMatchObject({ status, code });
+      expect(fake.handshakes).toHaveLength(2);
+      client.close();
+      await fake.close();
+    }
+  });
+
+  it('an unreachable broker is named, without its credentials, with the cause', async () => {
+    const closed = await startFakeStream();
+    const port = new URL(closed.url).port;
+    await closed.close();
+    const warnings: string[] = [];
+    client = new MiniQueue({
+      url: `http://127.0.0.1:${port}`,
+      apiKey: 'mq_test',
+      logger: { warn: (message) => warnings.push(message) },
+      retry: { attempts: 1 },
+    });
+    const failed = await client.publish('t', 'a').catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ConnectionError);
+    expect((failed as Error).message).toBe(`Cannot reach the broker stream at ws://127.0.0.1:${port}/ws/v1/stream (ECONNREFUSED)`);
+    expect(warnings).toEqual([]);
   });
 
   it("with transport 'http' opens no WebSocket", async () => {

@@ -77,15 +77,18 @@ export const BURY = (d: DeathOf) => `death AS (
                    AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
       WHERE d.dlt IS NOT NULL AND d.hops <= ${MAX_DEATH_HOPS}),
    route AS MATERIALIZED (
-     SELECT f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
+     -- Each copy's id is made here, so that ROUTED_RESULTS can tell the first copy of each dead
+     -- letter (one publish to the dead-letter topic) from the others (copies to its other queues).
+     SELECT miniqueue_uuidv7() AS id, row_number() OVER (PARTITION BY f.source ORDER BY f.queue) = 1 AS first_copy,
+            f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
             f.headers || jsonb_build_object('${DEATH_HEADERS.copiesLeft}', ((f.allowance - f.copies) / f.copies)::text) AS headers
        FROM fanout f
       WHERE f.copies <= f.allowance),
    routed AS (
      INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
-     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
+     SELECT r.id, r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
        FROM route r ORDER BY r.source, r.queue
-     RETURNING id, queue_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
+     RETURNING id, queue_name, topic_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
                                available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority,
@@ -97,5 +100,13 @@ export const BURY = (d: DeathOf) => `death AS (
       WHERE d.keep OR NOT EXISTS (SELECT 1 FROM route r WHERE r.source = d.id)
      RETURNING queue_name)`;
 
-/** The copies of `routed` as result rows tagged `routed` (id, queue_name, available_at, delayed). */
-export const ROUTED_RESULTS = `SELECT 'routed' AS kind, id, queue_name, available_at, delayed FROM routed`;
+/**
+ * The copies of `routed` as result rows tagged `routed` (id, queue_name, available_at, delayed,
+ * and topic_name and first_copy: the first copy of each dead letter stands for its publish to the
+ * dead-letter topic, counted as a publish is). RESULTS_BESIDE_ROUTED gives other results the same columns.
+ */
+export const ROUTED_RESULTS = `SELECT 'routed' AS kind, ro.id, ro.queue_name, ro.available_at, ro.delayed, ro.topic_name, rt.first_copy
+       FROM routed ro JOIN route rt ON rt.id = ro.id`;
+
+/** Result rows of five columns (kind, id, queue_name, available_at, delayed) with ROUTED_RESULTS' two more, as NULL. */
+export const RESULTS_BESIDE_ROUTED = (results: string) => `SELECT *, NULL::text AS topic_name, NULL::boolean AS first_copy FROM (${results}) a`;

@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.js';
 import { BY_ID_OF, type Holder } from './messageRow.js';
 import { ADVANCE_GROUPS, ADVANCE_RESULTS, type UnblockedRow } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
-import { BURY, ROUTED_RESULTS } from './messageDeath.js';
+import { BURY, RESULTS_BESIDE_ROUTED, ROUTED_RESULTS } from './messageDeath.js';
 
 /** One message to settle, by one holder. `ref` says which request asked, for the answer. */
 export interface SettleItem {
@@ -37,10 +37,16 @@ export interface Advanced {
   /** Queues with a group whose head must be promoted by a statement of its own. */
   stalled: string[];
   /** Dead letters published to a dead-letter topic: new PENDING messages of its queues (messageDeath.ts). */
-  routed: UnblockedRow[];
+  routed: RoutedRow[];
 }
 
-type Tagged<T> = (T & { kind: 'own' }) | (UnblockedRow & { kind: 'unblocked' | 'routed' }) | { kind: 'stalled'; queue_name: string };
+/** A routed dead letter's copy: the dead-letter topic it was published to, and whether it is the first copy of that publish. */
+export interface RoutedRow extends UnblockedRow {
+  topic_name: string;
+  first_copy: boolean;
+}
+
+type Tagged<T> = (T & { kind: 'own' }) | (UnblockedRow & { kind: 'unblocked' }) | (RoutedRow & { kind: 'routed' }) | { kind: 'stalled'; queue_name: string };
 
 /** Splits a statement's rows into its own and what it did to ordering keys. */
 function untag<T>(rows: Tagged<T>[]): { own: T[]; advanced: Advanced } {
@@ -180,11 +186,12 @@ export const LEAVE_LEASE = (availableAt: string, backSet: string, traced = false
 /** `traced`: each row also says what trace its message belongs to (`trace`). */
 const leftLease = (
   traced: boolean,
-) => `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed${traced ? ', trace' : ''} FROM back
+) => `SELECT 'own' AS kind, ref, id, queue_name, 'PENDING' AS status, available_at, delayed, NULL::text AS topic_name, NULL::boolean AS first_copy${traced ? ', trace' : ''} FROM back
   UNION ALL
-  SELECT 'own', ref, id, queue_name, 'DEAD', NULL, false${traced ? `, ${TRACE_OF('headers')}` : ''} FROM gone
+  SELECT 'own', ref, id, queue_name, 'DEAD', NULL, false, NULL, NULL${traced ? `, ${TRACE_OF('headers')}` : ''} FROM gone
   UNION ALL
-  SELECT kind, NULL, id, queue_name, NULL, available_at, delayed${traced ? ', NULL' : ''} FROM (${ADVANCE_RESULTS} UNION ALL ${ROUTED_RESULTS}) x`;
+  SELECT kind, NULL, id, queue_name, NULL, available_at, delayed, topic_name, first_copy${traced ? ', NULL' : ''}
+    FROM (${RESULTS_BESIDE_ROUTED(ADVANCE_RESULTS)} UNION ALL ${ROUTED_RESULTS}) x`;
 export const LEFT_LEASE = leftLease(false);
 /** LEFT_LEASE of a statement whose LEAVE_LEASE was traced. */
 export const LEFT_LEASE_TRACED = leftLease(true);

@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.js';
 import { BY_ID_OF } from './messageRow.js';
 import { ADVANCE_GROUPS, ADVANCE_RESULTS } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
-import { BURY, ROUTED_RESULTS } from './messageDeath.js';
+import { BURY, RESULTS_BESIDE_ROUTED, ROUTED_RESULTS } from './messageDeath.js';
 import { untagLeftLease, type Advanced, type Tagged } from './messageSettle.js';
 
 export interface ExpiredRow {
@@ -42,9 +42,11 @@ const SWEEP = `WITH t AS (
      })},
      ${ADVANCE_GROUPS('gone')},
      ${COUNTED({ from: 'gone', pending: -1, bytes: -1 }, { from: 'buried', dead: 1 }, { from: 'routed', pending: 1, bytes: 1 })}
-     SELECT 'own' AS kind, g.id, g.queue_name, NULL AS available_at, false AS delayed, q.on_expiry = 'dead_letter' AS dead
+     SELECT 'own' AS kind, g.id, g.queue_name, NULL AS available_at, false AS delayed, NULL::text AS topic_name, NULL::boolean AS first_copy,
+            q.on_expiry = 'dead_letter' AS dead
        FROM gone g JOIN queue q ON q.name = g.queue_name
-     UNION ALL SELECT kind, id, queue_name, available_at, delayed, NULL FROM (${ADVANCE_RESULTS} UNION ALL ${ROUTED_RESULTS}) x`;
+     UNION ALL SELECT kind, id, queue_name, available_at, delayed, topic_name, first_copy, NULL
+       FROM (${RESULTS_BESIDE_ROUTED(ADVANCE_RESULTS)} UNION ALL ${ROUTED_RESULTS}) x`;
 
 export async function messageExpireTtl(db: Queryable, limit: number): Promise<{ own: ExpiredRow[]; advanced: Advanced }> {
   const { rows } = await db.query<Tagged<ExpiredRow>>({ name: 'message_expire_ttl', text: SWEEP, values: [limit] });

@@ -9,6 +9,10 @@ export interface PushEndpointRow {
   previous_secret_until: Date | null;
   created_at: Date;
   updated_at: Date;
+  consecutive_failures: number;
+  last_error: string | null;
+  last_error_at: Date | null;
+  last_success_at: Date | null;
 }
 
 /** What the push worker needs: the row with its sealed secrets (never sent to a client). */
@@ -19,7 +23,9 @@ export interface PushEndpointSealed extends PushEndpointRow {
   ack_timeout_seconds: number;
 }
 
-const COLUMNS = 'p.queue_name, p.url, p.max_in_flight, p.timeout_seconds, p.secret_rotated_at, p.previous_secret_until, p.created_at, p.updated_at';
+const COLUMNS =
+  'p.queue_name, p.url, p.max_in_flight, p.timeout_seconds, p.secret_rotated_at, p.previous_secret_until, p.created_at, p.updated_at, ' +
+  'p.consecutive_failures, p.last_error, p.last_error_at, p.last_success_at';
 
 /**
  * Sets the queue's endpoint. A new one takes `sealed` as its secret; an existing one keeps its
@@ -91,4 +97,40 @@ export async function pushInFlight(db: Queryable, queue: string, holderPrefix: s
     [queue, holderPrefix],
   );
   return rows[0].n;
+}
+
+/** What one instance saw of an endpoint's deliveries since it last wrote (push/pushHealth.ts). */
+export interface PushHealthDelta {
+  queue: string;
+  /** Failures since the last success seen (or since the last write, without one). */
+  failures: number;
+  /** When the last success seen was; null without one (the stored count then grows by `failures`). */
+  lastSuccessAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+}
+
+/**
+ * Adds what this instance saw to each endpoint's stored health, in one statement for all of them.
+ * A success resets the count to the failures after it; otherwise the failures add to those stored
+ * (other instances' included). The newest error and success win, whichever instance saw them.
+ */
+export async function pushHealthRecord(db: Queryable, deltas: PushHealthDelta[]): Promise<void> {
+  await db.query({
+    text: `UPDATE queue_push p
+        SET consecutive_failures = CASE WHEN e.last_success_at IS NULL THEN p.consecutive_failures + e.failures ELSE e.failures END,
+            last_success_at = greatest(p.last_success_at, e.last_success_at),
+            last_error = CASE WHEN e.last_error_at >= coalesce(p.last_error_at, '-infinity') THEN e.last_error ELSE p.last_error END,
+            last_error_at = greatest(p.last_error_at, e.last_error_at)
+       FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::text[], $5::timestamptz[])
+            AS e(queue_name, failures, last_success_at, last_error, last_error_at)
+      WHERE p.queue_name = e.queue_name`,
+    values: [
+      deltas.map((d) => d.queue),
+      deltas.map((d) => d.failures),
+      deltas.map((d) => d.lastSuccessAt),
+      deltas.map((d) => d.lastError),
+      deltas.map((d) => d.lastErrorAt),
+    ],
+  });
 }

@@ -35,7 +35,25 @@ export interface QueueRow {
   fairness: Fairness;
   /** With fairness by_key: UNACKED messages per key at most; null: no limit. */
   max_in_flight_per_key: number | null;
+  /** When the dashboard flags the queue (migration 0024). */
+  attention: QueueAttention;
 }
+
+/** A queue's own attention thresholds (null: the flag's default) and mute (migration 0024). */
+export interface QueueAttention {
+  muted: boolean;
+  oldest_pending_seconds: number | null;
+  backlog_growth: number | null;
+  dead_per_minute: number | null;
+}
+
+/** The attention settings as stored: every key, each left out one at its default. */
+export const attentionStored = (attention: Partial<QueueAttention>): QueueAttention => ({
+  muted: attention.muted ?? false,
+  oldest_pending_seconds: attention.oldest_pending_seconds ?? null,
+  backlog_growth: attention.backlog_growth ?? null,
+  dead_per_minute: attention.dead_per_minute ?? null,
+});
 
 /** What the expiry sweep does with an expired message (jobs/expirySweeper.ts). */
 export type OnExpiry = 'dead_letter' | 'drop';
@@ -44,7 +62,7 @@ export type OnExpiry = 'dead_letter' | 'drop';
 export type Overflow = 'reject_publish' | 'reject_copy' | 'dead_letter_oldest' | 'drop_oldest';
 
 const COLUMNS =
-  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key';
+  'name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter, created_at, single_active_consumer, max_deliveries_per_second, max_messages::float8 AS max_messages, max_bytes::float8 AS max_bytes, overflow, message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key, attention';
 
 export interface QueueSettings {
   ackTimeoutSeconds: number;
@@ -73,6 +91,8 @@ export interface QueueSettings {
   deadLetterKeep: boolean;
   /** With fairness by_key: UNACKED messages per group key at most; null: no limit. */
   maxInFlightPerKey: number | null;
+  /** When the dashboard flags it: its own thresholds, or muted (set as a whole). */
+  attention: QueueAttention;
 }
 
 /** What a queue is created with beyond its settings: fixed for its life (migration 0021). */
@@ -91,8 +111,9 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
     `WITH q AS (
        INSERT INTO queue (name, topic_name, ack_timeout_seconds, max_retries, acked_retention_hours, require_ordering_key, filter,
                           single_active_consumer, max_deliveries_per_second, max_messages, max_bytes, overflow,
-                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING ${COLUMNS}),
+                          message_ttl_seconds, on_expiry, dead_letter_topic, dead_letter_keep, max_priority, fairness, max_in_flight_per_key,
+                          attention)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb) RETURNING ${COLUMNS}),
      counters AS (INSERT INTO queue_counter (queue_name, shard) SELECT q.name, s FROM q, generate_series(0, 15) AS s),
      ${TOKENS_FOR('q')},
      fair_turn AS (INSERT INTO queue_fair_turn (queue_name) SELECT name FROM q WHERE fairness = 'by_key')
@@ -117,6 +138,7 @@ export async function queueInsert(db: Queryable, queue: { name: string; topicNam
       queue.maxPriority,
       queue.fairness,
       queue.maxInFlightPerKey,
+      JSON.stringify(queue.attention),
     ],
   );
   return rows[0];
@@ -152,7 +174,8 @@ export async function queueUpdate(db: Queryable, name: string, settings: Partial
                       on_expiry = coalesce($19, on_expiry),
                       dead_letter_topic = CASE WHEN $20 THEN $21::text ELSE dead_letter_topic END,
                       dead_letter_keep = coalesce($22, dead_letter_keep),
-                      max_in_flight_per_key = CASE WHEN $23 THEN $24::int ELSE max_in_flight_per_key END
+                      max_in_flight_per_key = CASE WHEN $23 THEN $24::int ELSE max_in_flight_per_key END,
+                      attention = coalesce($25::jsonb, attention)
       WHERE name = $1 RETURNING ${COLUMNS}),
      ${TOKENS_FOR('q')}
      SELECT * FROM q`,
@@ -181,6 +204,7 @@ export async function queueUpdate(db: Queryable, name: string, settings: Partial
       settings.deadLetterKeep ?? null,
       settings.maxInFlightPerKey !== undefined,
       settings.maxInFlightPerKey ?? null,
+      settings.attention === undefined ? null : JSON.stringify(settings.attention),
     ],
   );
   return rows[0] ?? null;

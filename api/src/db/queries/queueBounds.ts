@@ -4,7 +4,7 @@ import { ADVANCE_GROUPS } from './orderingGroup.js';
 import { COUNTED } from './queueCounts.js';
 import { BY_ID_OF } from './messageRow.js';
 import { USED } from './queueUsed.js';
-import { BURY } from './messageDeath.js';
+import { BURY, ROUTED_RESULTS } from './messageDeath.js';
 
 export interface BoundedQueueRow {
   name: string;
@@ -98,9 +98,9 @@ const TRIM = `WITH used AS (${USED('k.queue_name = ANY($1::text[])')}),
             (SELECT count(*) FROM oldest)::int AS looked,
             (SELECT count(*) FROM extra)::int AS over,
             (SELECT coalesce(json_agg(json_build_object('id', u.id, 'queue_name', u.queue_name, 'available_at', u.available_at,
-                                                        'delayed', u.delayed)), '[]')
-               FROM (SELECT id, queue_name, available_at, delayed FROM unblocked
-                     UNION ALL SELECT id, queue_name, available_at, delayed FROM routed) u) AS unblocked`;
+                                                        'delayed', u.delayed, 'topic_name', u.topic_name, 'first_copy', u.first_copy)), '[]')
+               FROM (SELECT id, queue_name, available_at, delayed, NULL::text AS topic_name, NULL::boolean AS first_copy FROM unblocked
+                     UNION ALL SELECT id, queue_name, available_at, delayed, topic_name, first_copy FROM (${ROUTED_RESULTS}) rr) u) AS unblocked`;
 
 export interface TrimmedRow {
   /** Messages that left (dead-lettered or dropped). */
@@ -109,8 +109,11 @@ export interface TrimmedRow {
   looked: number;
   /** Queues that were over their bounds. */
   over: number;
-  /** Ordering-key heads made claimable because the one before them left, and dead letters routed to a dead-letter topic's queues. */
-  unblocked: { id: string; queue_name: string; available_at: string; delayed: boolean }[];
+  /**
+   * Ordering-key heads made claimable because the one before them left, and dead letters routed to
+   * a dead-letter topic's queues (those with their `topic_name`, and `first_copy` as in ROUTED_RESULTS).
+   */
+  unblocked: { id: string; queue_name: string; available_at: string; delayed: boolean; topic_name: string | null; first_copy: boolean | null }[];
 }
 
 /** One pass of TRIM over these queues. */

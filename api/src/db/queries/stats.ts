@@ -1,5 +1,6 @@
 import type { Queryable } from '../pool.js';
 import { NOT_EXPIRED } from './messageRow.js';
+import type { QueueAttention } from './queue.js';
 
 export interface OverviewRow {
   pending: number;
@@ -46,6 +47,10 @@ export interface QueueStatsRow {
   acked: number;
   dead: number;
   oldest_pending_age_seconds: number;
+  /** Of the queue's push endpoint; null without one. */
+  push_consecutive_failures: number | null;
+  /** When the dashboard flags the queue (its thresholds and mute, migration 0024). */
+  attention: QueueAttention;
 }
 
 /**
@@ -57,8 +62,10 @@ export async function statsByQueue(db: Queryable): Promise<QueueStatsRow[]> {
     name: 'stats_by_queue',
     text: `SELECT q.name AS queue, q.topic_name AS topic, coalesce(k.pending, 0)::int AS pending,
             coalesce(k.unacked, 0)::int AS unacked, coalesce(k.acked, 0)::int AS acked, coalesce(k.dead, 0)::int AS dead,
-            ${oldestPendingAge('q.name')} AS oldest_pending_age_seconds
+            ${oldestPendingAge('q.name')} AS oldest_pending_age_seconds, p.consecutive_failures AS push_consecutive_failures,
+            q.attention
        FROM queue q
+       LEFT JOIN queue_push p ON p.queue_name = q.name
        LEFT JOIN (SELECT queue_name, sum(pending) AS pending, sum(unacked) AS unacked, sum(acked) AS acked, sum(dead) AS dead
                     FROM queue_counter GROUP BY 1) k ON k.queue_name = q.name
       ORDER BY q.name`,

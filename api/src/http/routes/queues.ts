@@ -6,7 +6,7 @@ import { access } from '../access.js';
 import type { AppContext } from '../context.js';
 import { bodyBoolean, bodyInteger, headerFilter, name, pageQuery, status } from '../schemas.js';
 import { filterProblem, type HeaderFilter } from '../../broker/filter.js';
-import type { Fairness, OnExpiry, Overflow } from '../../db/queries/queue.js';
+import { attentionStored, type Fairness, type OnExpiry, type Overflow, type QueueAttention } from '../../db/queries/queue.js';
 
 const queueParams = Joi.object({ queue: name.required() });
 const ackTimeout = bodyInteger().min(1).max(43200);
@@ -39,6 +39,13 @@ const maxPriority = bodyInteger().min(1).max(9).allow(null);
 /** Fair sharing (migration 0022): claims go round the group keys; at most so many in flight per key. */
 const fairness = Joi.string().valid('none', 'by_key');
 const maxInFlightPerKey = bodyInteger().min(1).max(10000).allow(null);
+/** When the dashboard flags the queue (migration 0024): set as a whole, a key left out at its default. */
+const attention = Joi.object({
+  muted: bodyBoolean(),
+  oldest_pending_seconds: bodyInteger().min(1).max(2_592_000).allow(null),
+  backlog_growth: bodyInteger().min(0).max(1_000_000_000).allow(null),
+  dead_per_minute: Joi.number().strict().min(0).max(1_000_000).allow(null),
+});
 const fixedAtCreation = () =>
   Joi.any().forbidden().messages({ 'any.unknown': 'is fixed when the queue is created: delete the queue and create it again to change it' });
 
@@ -58,6 +65,7 @@ interface QueueSettingsBody {
   dead_letter_topic?: string | null;
   dead_letter_keep?: boolean;
   max_in_flight_per_key?: number | null;
+  attention?: Partial<QueueAttention>;
 }
 
 type QueueParams = { queue: string };
@@ -89,6 +97,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           max_priority: maxPriority.default(null),
           fairness: fairness.default('none'),
           max_in_flight_per_key: maxInFlightPerKey.default(null),
+          attention: attention.default({}),
         }),
       },
     },
@@ -114,6 +123,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         maxPriority: body.max_priority,
         fairness: body.fairness,
         maxInFlightPerKey: body.max_in_flight_per_key,
+        attention: attentionStored(body.attention),
       });
       return h.response(queue).code(201);
     },
@@ -153,6 +163,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
           dead_letter_topic: deadLetterTopic,
           dead_letter_keep: deadLetterKeep,
           max_in_flight_per_key: maxInFlightPerKey,
+          attention,
           max_priority: fixedAtCreation(),
           fairness: fixedAtCreation(),
         })
@@ -177,6 +188,7 @@ export function queueRoutes(server: Server, ctx: AppContext): void {
         deadLetterTopic: request.payload.dead_letter_topic,
         deadLetterKeep: request.payload.dead_letter_keep,
         maxInFlightPerKey: request.payload.max_in_flight_per_key,
+        attention: request.payload.attention === undefined ? undefined : attentionStored(request.payload.attention),
       }),
   });
   server.route<{ Params: QueueParams }>({

@@ -7,11 +7,12 @@ import { BrokerCommand } from '../../base/brokerCommand.js';
 import { FILTER_FORMS, filterFlag, parseFilter } from '../../lib/filterFlag.js';
 import { boundFlags, overflowOf, parseBound } from '../../lib/boundFlags.js';
 import { expiryFlags, onExpiryOf, parseDeadLetterTopic, parseTtl } from '../../lib/expiryFlags.js';
+import { attentionFlags, attentionGiven, attentionWith } from '../../lib/attentionFlags.js';
 
 export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
   static summary = "Change a queue's settings; those not given keep their value.";
 
-  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again); --single-active-consumer, --max-deliveries-per-second and --max-in-flight-per-key (queues with fairness by_key) from the next claim ("none" lifts either limit). ${FILTER_FORMS} New bounds (--max-messages, --max-bytes, --overflow; "none" removes a bound) apply to what is published after: a queue already over a lowered bound keeps its messages. A new --message-ttl (or "none") applies to messages published after; --on-expiry, --dead-letter-topic ("none" keeps dead letters in the DLQ only) and --dead-letter-keep to the next expiry or death.`;
+  static description = `A new ack timeout applies to leases taken from now on; new max retries to the next nack or lease expiry; a new acked retention at once (--acked-retention default follows the broker's MINIQUEUE_ACKED_RETENTION_HOURS again); a new --filter at once for the next publish (--filter none takes every message again); --single-active-consumer, --max-deliveries-per-second and --max-in-flight-per-key (queues with fairness by_key) from the next claim ("none" lifts either limit). ${FILTER_FORMS} New bounds (--max-messages, --max-bytes, --overflow; "none" removes a bound) apply to what is published after: a queue already over a lowered bound keeps its messages. A new --message-ttl (or "none") applies to messages published after; --on-expiry, --dead-letter-topic ("none" keeps dead letters in the DLQ only) and --dead-letter-keep to the next expiry or death. --attention-muted and the --attention-* thresholds change when the dashboard flags the queue as needing attention ("default": the flag's own number), at once; the alert rules keep their numbers.`;
 
   static examples = [
     '<%= config.bin %> <%= command.id %> email-queue --ack-timeout 120',
@@ -25,6 +26,8 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
     '<%= config.bin %> <%= command.id %> email-queue --max-messages none',
     '<%= config.bin %> <%= command.id %> quotes --message-ttl 120 --on-expiry drop',
     '<%= config.bin %> <%= command.id %> email-queue --dead-letter-topic email.dead --dead-letter-keep',
+    '<%= config.bin %> <%= command.id %> nightly-batch --attention-oldest-pending 7200 --attention-backlog-growth 10000',
+    '<%= config.bin %> <%= command.id %> scratch --attention-muted',
   ];
 
   static args = {
@@ -52,11 +55,15 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
     }),
     ...boundFlags(true),
     ...expiryFlags(true),
+    ...attentionFlags(),
   };
 
   async run(): Promise<Queue> {
     const changes = this.changes();
-    const queue = await (await this.broker()).queues.update(this.args.name, changes);
+    const mq = await this.broker();
+    // The attention settings are set as a whole: those not given keep the queue's.
+    if (attentionGiven(this.flags)) changes.attention = attentionWith(this.flags, await mq.queues.get(this.args.name));
+    const queue = await mq.queues.update(this.args.name, changes);
     this.log(`Updated queue ${queue.name}:\n${renderQueue(queue)}`);
     return queue;
   }
@@ -68,10 +75,10 @@ export default class QueuesUpdate extends BrokerCommand<typeof QueuesUpdate> {
     const { 'message-ttl': ttl, 'on-expiry': onExpiry, 'dead-letter-topic': deadLetterTopic, 'dead-letter-keep': deadLetterKeep } = this.flags;
     const given = [ackTimeoutSeconds, maxRetries, retention, filter, requireOrderingKey, singleActiveConsumer, rate, maxMessages, maxBytes, overflow];
     given.push(ttl, onExpiry, deadLetterTopic, deadLetterKeep, perKey);
-    if (given.every((flag) => flag === undefined)) {
+    if (given.every((flag) => flag === undefined) && !attentionGiven(this.flags)) {
       throw new Failure(
         'Nothing to change',
-        'Give at least one setting to change (--ack-timeout, --max-retries, --filter, …); `miniqueue queues:update --help` lists them all.',
+        'Give at least one setting to change (--ack-timeout, --max-retries, --filter, --attention-muted, …); `miniqueue queues:update --help` lists them all.',
         EXIT.usage,
       );
     }

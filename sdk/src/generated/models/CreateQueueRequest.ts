@@ -16,6 +16,13 @@ import {
     OnExpiryToJSON,
     OnExpiryToJSONTyped,
 } from './OnExpiry.js';
+import type { QueueAttentionSettings } from './QueueAttentionSettings.js';
+import {
+    QueueAttentionSettingsFromJSON,
+    QueueAttentionSettingsFromJSONTyped,
+    QueueAttentionSettingsToJSON,
+    QueueAttentionSettingsToJSONTyped,
+} from './QueueAttentionSettings.js';
 import type { Fairness } from './Fairness.js';
 import {
     FairnessFromJSON,
@@ -223,6 +230,12 @@ export interface CreateQueueRequest {
      * @memberof CreateQueueRequest
      */
     max_in_flight_per_key?: number | null;
+    /**
+     * 
+     * @type {QueueAttentionSettings}
+     * @memberof CreateQueueRequest
+     */
+    attention?: QueueAttentionSettings;
 }
 
 
@@ -265,6 +278,7 @@ export function CreateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'max_priority': json['max_priority'] == null ? undefined : json['max_priority'],
         'fairness': json['fairness'] == null ? undefined : FairnessFromJSON(json['fairness']),
         'max_in_flight_per_key': json['max_in_flight_per_key'] == null ? undefined : json['max_in_flight_per_key'],
+        'attention': json['attention'] == null ? undefined : QueueAttentionSettingsFromJSON(json['attention']),
     };
 }
 
@@ -298,6 +312,7 @@ export function CreateQueueRequestToJSONTyped(value?: CreateQueueRequest | null,
         'max_priority': value['max_priority'],
         'fairness': FairnessToJSON(value['fairness']),
         'max_in_flight_per_key': value['max_in_flight_per_key'],
+        'attention': QueueAttentionSettingsToJSON(value['attention']),
     };
 }
 

@@ -65,6 +65,30 @@ export interface PushEndpoint {
      * @memberof PushEndpoint
      */
     updated_at: Date;
+    /**
+     * Deliveries that failed in a row (any answer but 2xx, a timeout, a refused connection or target...), 0 after a success. Stored at most once a second per endpoint and instance, so it may trail the deliveries by about a second.
+     * @type {number}
+     * @memberof PushEndpoint
+     */
+    consecutive_failures: number;
+    /**
+     * Why the last failed delivery failed, as its nack reason says it (e.g. `push endpoint answered 503`, `push delivery failed (connection: ECONNREFUSED)`); kept after a success. Null before any failure.
+     * @type {string}
+     * @memberof PushEndpoint
+     */
+    last_error: string | null;
+    /**
+     * 
+     * @type {Date}
+     * @memberof PushEndpoint
+     */
+    last_error_at: Date | null;
+    /**
+     * When a delivery was last answered 2xx. Null before the first.
+     * @type {Date}
+     * @memberof PushEndpoint
+     */
+    last_success_at: Date | null;
 }
 
 /**
@@ -79,6 +103,10 @@ export function instanceOfPushEndpoint(value: object): value is PushEndpoint {
     if (!('previous_secret_until' in value) || value['previous_secret_until'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     if (!('updated_at' in value) || value['updated_at'] === undefined) return false;
+    if (!('consecutive_failures' in value) || value['consecutive_failures'] === undefined) return false;
+    if (!('last_error' in value) || value['last_error'] === undefined) return false;
+    if (!('last_error_at' in value) || value['last_error_at'] === undefined) return false;
+    if (!('last_success_at' in value) || value['last_success_at'] === undefined) return false;
     return true;
 }
 
@@ -100,6 +128,10 @@ export function PushEndpointFromJSONTyped(json: any, ignoreDiscriminator: boolea
         'previous_secret_until': (json['previous_secret_until'] == null ? null : new Date(json['previous_secret_until'])),
         'created_at': (new Date(json['created_at'])),
         'updated_at': (new Date(json['updated_at'])),
+        'consecutive_failures': json['consecutive_failures'],
+        'last_error': json['last_error'],
+        'last_error_at': (json['last_error_at'] == null ? null : new Date(json['last_error_at'])),
+        'last_success_at': (json['last_success_at'] == null ? null : new Date(json['last_success_at'])),
     };
 }
 
@@ -122,6 +154,10 @@ export function PushEndpointToJSONTyped(value?: PushEndpoint | null, ignoreDiscr
         'previous_secret_until': value['previous_secret_until'] == null ? value['previous_secret_until'] : value['previous_secret_until'].toISOString(),
         'created_at': value['created_at'].toISOString(),
         'updated_at': value['updated_at'].toISOString(),
+        'consecutive_failures': value['consecutive_failures'],
+        'last_error': value['last_error'],
+        'last_error_at': value['last_error_at'] == null ? value['last_error_at'] : value['last_error_at'].toISOString(),
+        'last_success_at': value['last_success_at'] == null ? value['last_success_at'] : value['last_success_at'].toISOString(),
     };
 }
 

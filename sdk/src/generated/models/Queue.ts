@@ -9,6 +9,13 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { QueueAttention } from './QueueAttention.js';
+import {
+    QueueAttentionFromJSON,
+    QueueAttentionFromJSONTyped,
+    QueueAttentionToJSON,
+    QueueAttentionToJSONTyped,
+} from './QueueAttention.js';
 import type { OnExpiry } from './OnExpiry.js';
 import {
     OnExpiryFromJSON,
@@ -44,6 +51,12 @@ import {
  * @interface Queue
  */
 export interface Queue {
+    /**
+     * 
+     * @type {QueueAttention}
+     * @memberof Queue
+     */
+    attention: QueueAttention;
     /**
      * Topic, queue or client name. Lowercased by the server, then must match `^[a-z0-9._-]{1,100}$`
      * and not be `.` or `..` (which no URL can address); responses are always lowercase.
@@ -222,6 +235,7 @@ export interface Queue {
  * Check if a given object implements the Queue interface.
  */
 export function instanceOfQueue(value: object): value is Queue {
+    if (!('attention' in value) || value['attention'] === undefined) return false;
     if (!('name' in value) || value['name'] === undefined) return false;
     if (!('topic_name' in value) || value['topic_name'] === undefined) return false;
     if (!('ack_timeout_seconds' in value) || value['ack_timeout_seconds'] === undefined) return false;
@@ -254,6 +268,7 @@ export function QueueFromJSONTyped(json: any, ignoreDiscriminator: boolean): Que
     }
     return {
         
+        'attention': QueueAttentionFromJSON(json['attention']),
         'name': json['name'],
         'topic_name': json['topic_name'],
         'ack_timeout_seconds': json['ack_timeout_seconds'],
@@ -288,6 +303,7 @@ export function QueueToJSONTyped(value?: Queue | null, ignoreDiscriminator: bool
 
     return {
         
+        'attention': QueueAttentionToJSON(value['attention']),
         'name': value['name'],
         'topic_name': value['topic_name'],
         'ack_timeout_seconds': value['ack_timeout_seconds'],

@@ -9,6 +9,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { QueueAttention } from './QueueAttention.js';
+import {
+    QueueAttentionFromJSON,
+    QueueAttentionFromJSONTyped,
+    QueueAttentionToJSON,
+    QueueAttentionToJSONTyped,
+} from './QueueAttention.js';
+
 /**
  * 
  * @export
@@ -133,6 +141,18 @@ export interface QueueStats {
      * @memberof QueueStats
      */
     depth_history: Array<number | null>;
+    /**
+     * Deliveries to the queue's push endpoint that failed in a row, as on its PushEndpoint; null without a push endpoint. What the alert `MiniQueuePushFailing` reads.
+     * @type {number}
+     * @memberof QueueStats
+     */
+    push_consecutive_failures: number | null;
+    /**
+     * 
+     * @type {QueueAttention}
+     * @memberof QueueStats
+     */
+    attention: QueueAttention;
 }
 
 /**
@@ -158,6 +178,8 @@ export function instanceOfQueueStats(value: object): value is QueueStats {
     if (!('websocket_consumers' in value) || value['websocket_consumers'] === undefined) return false;
     if (!('pollers' in value) || value['pollers'] === undefined) return false;
     if (!('depth_history' in value) || value['depth_history'] === undefined) return false;
+    if (!('push_consecutive_failures' in value) || value['push_consecutive_failures'] === undefined) return false;
+    if (!('attention' in value) || value['attention'] === undefined) return false;
     return true;
 }
 
@@ -190,6 +212,8 @@ export function QueueStatsFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'websocket_consumers': json['websocket_consumers'],
         'pollers': json['pollers'],
         'depth_history': json['depth_history'],
+        'push_consecutive_failures': json['push_consecutive_failures'],
+        'attention': QueueAttentionFromJSON(json['attention']),
     };
 }
 
@@ -223,6 +247,8 @@ export function QueueStatsToJSONTyped(value?: QueueStats | null, ignoreDiscrimin
         'websocket_consumers': value['websocket_consumers'],
         'pollers': value['pollers'],
         'depth_history': value['depth_history'],
+        'push_consecutive_failures': value['push_consecutive_failures'],
+        'attention': QueueAttentionToJSON(value['attention']),
     };
 }
 

@@ -16,6 +16,13 @@ import {
     OnExpiryToJSON,
     OnExpiryToJSONTyped,
 } from './OnExpiry.js';
+import type { QueueAttentionSettings } from './QueueAttentionSettings.js';
+import {
+    QueueAttentionSettingsFromJSON,
+    QueueAttentionSettingsFromJSONTyped,
+    QueueAttentionSettingsToJSON,
+    QueueAttentionSettingsToJSONTyped,
+} from './QueueAttentionSettings.js';
 import type { HeaderFilter } from './HeaderFilter.js';
 import {
     HeaderFilterFromJSON,
@@ -182,6 +189,12 @@ export interface UpdateQueueRequest {
      * @memberof UpdateQueueRequest
      */
     max_in_flight_per_key?: number | null;
+    /**
+     * 
+     * @type {QueueAttentionSettings}
+     * @memberof UpdateQueueRequest
+     */
+    attention?: QueueAttentionSettings;
 }
 
 
@@ -218,6 +231,7 @@ export function UpdateQueueRequestFromJSONTyped(json: any, ignoreDiscriminator: 
         'dead_letter_topic': json['dead_letter_topic'] == null ? undefined : json['dead_letter_topic'],
         'dead_letter_keep': json['dead_letter_keep'] == null ? undefined : json['dead_letter_keep'],
         'max_in_flight_per_key': json['max_in_flight_per_key'] == null ? undefined : json['max_in_flight_per_key'],
+        'attention': json['attention'] == null ? undefined : QueueAttentionSettingsFromJSON(json['attention']),
     };
 }
 
@@ -247,6 +261,7 @@ export function UpdateQueueRequestToJSONTyped(value?: UpdateQueueRequest | null,
         'dead_letter_topic': value['dead_letter_topic'],
         'dead_letter_keep': value['dead_letter_keep'],
         'max_in_flight_per_key': value['max_in_flight_per_key'],
+        'attention': QueueAttentionSettingsToJSON(value['attention']),
     };
 }
 

@@ -59,6 +59,8 @@ export * from './PushEndpoint.js';
 export * from './PushEndpointRequest.js';
 export * from './PushEndpointWithSecret.js';
 export * from './Queue.js';
+export * from './QueueAttention.js';
+export * from './QueueAttentionSettings.js';
 export * from './QueueConsumer.js';
 export * from './QueueConsumers.js';
 export * from './QueueStats.js';

@@ -31,15 +31,18 @@ WITH t AS (
                    AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
       WHERE d.dlt IS NOT NULL AND d.hops <= 10),
    route AS MATERIALIZED (
-     SELECT f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
+     -- Each copy's id is made here, so that ROUTED_RESULTS can tell the first copy of each dead
+     -- letter (one publish to the dead-letter topic) from the others (copies to its other queues).
+     SELECT miniqueue_uuidv7() AS id, row_number() OVER (PARTITION BY f.source ORDER BY f.queue) = 1 AS first_copy,
+            f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
             f.headers || jsonb_build_object('miniqueue-death-copies-left', ((f.allowance - f.copies) / f.copies)::text) AS headers
        FROM fanout f
       WHERE f.copies <= f.allowance),
    routed AS (
      INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
-     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
+     SELECT r.id, r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
        FROM route r ORDER BY r.source, r.queue
-     RETURNING id, queue_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
+     RETURNING id, queue_name, topic_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
                                available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority,
@@ -82,8 +85,11 @@ WITH t AS (
      ON CONFLICT (queue_name, shard) DO UPDATE
         SET pending = k.pending + EXCLUDED.pending, unacked = k.unacked + EXCLUDED.unacked,
             dead = k.dead + EXCLUDED.dead, acked = k.acked + EXCLUDED.acked, bytes = k.bytes + EXCLUDED.bytes)
-     SELECT 'own' AS kind, g.id, g.queue_name, NULL AS available_at, false AS delayed, q.on_expiry = 'dead_letter' AS dead
+     SELECT 'own' AS kind, g.id, g.queue_name, NULL AS available_at, false AS delayed, NULL::text AS topic_name, NULL::boolean AS first_copy,
+            q.on_expiry = 'dead_letter' AS dead
        FROM gone g JOIN queue q ON q.name = g.queue_name
-     UNION ALL SELECT kind, id, queue_name, available_at, delayed, NULL FROM (SELECT 'unblocked' AS kind, id, queue_name, available_at, delayed FROM unblocked
+     UNION ALL SELECT kind, id, queue_name, available_at, delayed, topic_name, first_copy, NULL
+       FROM (SELECT *, NULL::text AS topic_name, NULL::boolean AS first_copy FROM (SELECT 'unblocked' AS kind, id, queue_name, available_at, delayed FROM unblocked
   UNION ALL
-  SELECT 'stalled', NULL, queue_name, NULL, false FROM advanced WHERE stalled UNION ALL SELECT 'routed' AS kind, id, queue_name, available_at, delayed FROM routed) x
+  SELECT 'stalled', NULL, queue_name, NULL, false FROM advanced WHERE stalled) a UNION ALL SELECT 'routed' AS kind, ro.id, ro.queue_name, ro.available_at, ro.delayed, ro.topic_name, rt.first_copy
+       FROM routed ro JOIN route rt ON rt.id = ro.id) x

@@ -40,15 +40,18 @@ WITH used AS (SELECT k.queue_name, sum(k.pending + k.unacked) AS n, sum(k.bytes)
                    AND (t.filter IS NULL OR miniqueue_filter_matches(t.filter, x.headers))
       WHERE d.dlt IS NOT NULL AND d.hops <= 10),
    route AS MATERIALIZED (
-     SELECT f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
+     -- Each copy's id is made here, so that ROUTED_RESULTS can tell the first copy of each dead
+     -- letter (one publish to the dead-letter topic) from the others (copies to its other queues).
+     SELECT miniqueue_uuidv7() AS id, row_number() OVER (PARTITION BY f.source ORDER BY f.queue) = 1 AS first_copy,
+            f.source, f.queue, f.dlt, f.payload, f.expires_at, f.priority, f.group_key,
             f.headers || jsonb_build_object('miniqueue-death-copies-left', ((f.allowance - f.copies) / f.copies)::text) AS headers
        FROM fanout f
       WHERE f.copies <= f.allowance),
    routed AS (
      INSERT INTO message (id, queue_name, topic_name, payload, headers, status, published_at, available_at, expires_at, priority, group_key)
-     SELECT miniqueue_uuidv7(), r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
+     SELECT r.id, r.queue, r.dlt, r.payload, r.headers, 'PENDING', now(), now(), r.expires_at, r.priority, r.group_key
        FROM route r ORDER BY r.source, r.queue
-     RETURNING id, queue_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
+     RETURNING id, queue_name, topic_name, octet_length(payload) AS bytes, to_json(available_at) #>> '{}' AS available_at, false AS delayed),
    buried AS (
      INSERT INTO message_dead (id, seq, queue_name, topic_name, payload, headers, retry_count, published_at,
                                available_at, consumer_id, unacked_at, dead_at, dead_reason, nack_reason, dead_detail, ordering_key, expires_at, priority,
@@ -95,6 +98,7 @@ WITH used AS (SELECT k.queue_name, sum(k.pending + k.unacked) AS n, sum(k.bytes)
             (SELECT count(*) FROM oldest)::int AS looked,
             (SELECT count(*) FROM extra)::int AS over,
             (SELECT coalesce(json_agg(json_build_object('id', u.id, 'queue_name', u.queue_name, 'available_at', u.available_at,
-                                                        'delayed', u.delayed)), '[]')
-               FROM (SELECT id, queue_name, available_at, delayed FROM unblocked
-                     UNION ALL SELECT id, queue_name, available_at, delayed FROM routed) u) AS unblocked
+                                                        'delayed', u.delayed, 'topic_name', u.topic_name, 'first_copy', u.first_copy)), '[]')
+               FROM (SELECT id, queue_name, available_at, delayed, NULL::text AS topic_name, NULL::boolean AS first_copy FROM unblocked
+                     UNION ALL SELECT id, queue_name, available_at, delayed, topic_name, first_copy FROM (SELECT 'routed' AS kind, ro.id, ro.queue_name, ro.available_at, ro.delayed, ro.topic_name, rt.first_copy
+       FROM routed ro JOIN route rt ON rt.id = ro.id) rr) u) AS unblocked

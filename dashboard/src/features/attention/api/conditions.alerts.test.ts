@@ -18,7 +18,7 @@ function expressionOf(alert: string): string {
   return expr[1].replace(/\s+/g, ' ').trim();
 }
 
-const { dead, backlog, oldest, unconsumed } = THRESHOLDS;
+const { dead, backlog, oldest, unconsumed, push } = THRESHOLDS;
 const deadRate = `sum by (queue) (rate(miniqueue_messages_dead_total[${dead.windowMinutes}m]))`;
 const oldestAge = 'max by (queue) (miniqueue_oldest_pending_age_seconds)';
 
@@ -37,6 +37,7 @@ const EXPECTED: Record<string, string> = {
     `max by (queue) (miniqueue_queue_depth) > 0 and on (queue) ${oldestAge} > ${unconsumed.oldestSeconds} ` +
     `and on (queue) max by (queue) (miniqueue_queue_consumers) == 0 ` +
     `and on (queue) sum by (queue) (rate(miniqueue_messages_consumed_total[${unconsumed.deliveredWindowMinutes}m])) == 0`,
+  MiniQueuePushFailing: `max by (queue) (miniqueue_push_consecutive_failures) >= ${push.consecutiveFailures}`,
 };
 
 describe('the attention flags and the alert rules', () => {

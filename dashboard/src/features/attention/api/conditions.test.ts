@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { QueueAttention } from '@miniqueue/sdk';
 import { attentionOf, flaggedQueues } from './conditions';
 
 /** A healthy queue: a little waits, consumers keep up (all acked), nothing dies, the oldest as usual. */
@@ -15,6 +16,8 @@ const healthy = {
   websocket_consumers: 1,
   pollers: 2,
   depth_history: Array.from({ length: 60 }, (): number | null => 12),
+  push_consecutive_failures: null as number | null,
+  attention: { muted: false, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null } as QueueAttention,
 };
 const reasons = (row: typeof healthy) => attentionOf(row).map((entry) => entry.reason);
 const rising = [...healthy.depth_history.slice(0, 54), 12, 20, 30, 40, 50, 60];
@@ -74,6 +77,13 @@ describe('when a queue needs attention', () => {
     expect(reasons({ ...alone, oldest_pending_age_seconds: 61, pending: 0 })).toEqual([]);
   });
 
+  it('flags a push endpoint that failed 5 deliveries in a row, not one that failed fewer or has none', () => {
+    expect(attentionOf({ ...healthy, push_consecutive_failures: 5 })).toEqual([{ reason: 'push', summary: 'push failing, 5 in a row' }]);
+    expect(reasons({ ...healthy, push_consecutive_failures: 4 })).toEqual([]);
+    expect(reasons({ ...healthy, push_consecutive_failures: 0 })).toEqual([]);
+    expect(reasons({ ...healthy, push_consecutive_failures: null })).toEqual([]);
+  });
+
   it('flags copies stored above acks over 5 minutes only when the depth also grew over them', () => {
     const faster = { ...healthy, enqueued_last_5_minutes: 12_000, acked_last_5_minutes: 6_000 };
     expect(reasons(faster)).toEqual([]);
@@ -84,6 +94,27 @@ describe('when a queue needs attention', () => {
     expect(reasons({ ...faster, depth_history: [...rising.slice(1), null] })).toEqual(['backlog']);
     // No sample five minutes ago (a broker just started): not known, not flagged.
     expect(reasons({ ...faster, depth_history: [...healthy.depth_history.slice(0, 54), null, 20, 30, 40, 50, 60] })).toEqual([]);
+  });
+
+  it("takes the queue's own thresholds where it has them, and flags nothing on a muted queue", () => {
+    const old = { ...healthy, oldest_pending_age_seconds: 400, oldest_pending_age_day_average_seconds: 60 };
+    expect(reasons(old)).toEqual(['oldest']);
+    expect(reasons({ ...old, attention: { ...healthy.attention, oldest_pending_seconds: 600 } })).toEqual([]);
+    expect(reasons({ ...old, attention: { ...healthy.attention, oldest_pending_seconds: 399 } })).toEqual(['oldest']);
+
+    const growing = { ...healthy, enqueued_last_5_minutes: 9_100, depth_history: rising };
+    expect(reasons(growing)).toEqual(['backlog']);
+    // The depth grew by 48 over the 5 minutes: under a threshold of 50 that is the queue's normal.
+    expect(reasons({ ...growing, attention: { ...healthy.attention, backlog_growth: 50 } })).toEqual([]);
+    expect(reasons({ ...growing, attention: { ...healthy.attention, backlog_growth: 47 } })).toEqual(['backlog']);
+
+    const dying = { ...healthy, dead_last_10_minutes: 30, acked_last_10_minutes: 100 };
+    expect(reasons(dying)).toEqual(['dead']);
+    expect(reasons({ ...dying, attention: { ...healthy.attention, dead_per_minute: 3 } })).toEqual([]);
+
+    const everything = { ...old, ...growing, ...dying, oldest_pending_age_seconds: 400, push_consecutive_failures: 9 };
+    expect(reasons(everything).length).toBeGreaterThan(2);
+    expect(attentionOf({ ...everything, attention: { ...healthy.attention, muted: true } })).toEqual([]);
   });
 
   it('lists the flagged queues with the most reasons first, then by name', () => {

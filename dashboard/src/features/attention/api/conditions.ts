@@ -18,9 +18,11 @@ export const THRESHOLDS = {
   oldest: { seconds: 300, timesUsual: 3, usualOverDays: 1 },
   /** MiniQueuePendingWithoutConsumers: pending, the oldest over 60 s, no consumer, nothing delivered in 5 minutes. */
   unconsumed: { oldestSeconds: 60, deliveredWindowMinutes: 5 },
+  /** MiniQueuePushFailing: the queue's push endpoint failed this many deliveries in a row (or more). */
+  push: { consecutiveFailures: 5 },
 } as const;
 
-export type AttentionReason = 'backlog' | 'oldest' | 'unconsumed' | 'dead';
+export type AttentionReason = 'backlog' | 'oldest' | 'unconsumed' | 'dead' | 'push';
 
 export interface Attention {
   reason: AttentionReason;
@@ -41,6 +43,8 @@ type Stats = Pick<
   | 'websocket_consumers'
   | 'pollers'
   | 'depth_history'
+  | 'push_consecutive_failures'
+  | 'attention'
 >;
 
 /**
@@ -57,7 +61,8 @@ function depthGrowth(history: readonly (number | null)[]): number | null {
 }
 
 const deadArriving = (row: Stats): boolean => {
-  const { windowMinutes, perMinute, shareOfSettled } = THRESHOLDS.dead;
+  const { windowMinutes, shareOfSettled } = THRESHOLDS.dead;
+  const perMinute = row.attention.dead_per_minute ?? THRESHOLDS.dead.perMinute;
   const dead = row.dead_last_10_minutes;
   return dead > perMinute * windowMinutes && dead > shareOfSettled * (row.acked_last_10_minutes + dead);
 };
@@ -65,7 +70,8 @@ const deadArriving = (row: Stats): boolean => {
 const tooOld = (row: Stats): boolean => {
   const usual = row.oldest_pending_age_day_average_seconds;
   const age = row.oldest_pending_age_seconds;
-  return usual !== null && age > THRESHOLDS.oldest.seconds && age > THRESHOLDS.oldest.timesUsual * usual;
+  const seconds = row.attention.oldest_pending_seconds ?? THRESHOLDS.oldest.seconds;
+  return usual !== null && age > seconds && age > THRESHOLDS.oldest.timesUsual * usual;
 };
 
 const unconsumed = (row: Stats): boolean =>
@@ -74,11 +80,21 @@ const unconsumed = (row: Stats): boolean =>
   row.websocket_consumers + row.pollers === 0 &&
   row.delivered_last_5_minutes === 0;
 
-/** Each condition a queue meets, most urgent first (what is lost or stuck before what is slow). */
+/**
+ * Each condition a queue meets, most urgent first (what is lost or stuck before what is slow); none
+ * for a muted queue. A queue's own thresholds (`attention`, its settings) replace the numbers of
+ * THRESHOLDS they name; the alert rules keep THRESHOLDS for every queue.
+ */
 export function attentionOf(row: Stats): Attention[] {
+  if (row.attention.muted) return [];
   const found: Attention[] = [];
   if (deadArriving(row)) {
     found.push({ reason: 'dead', summary: `${formatCount(row.dead_last_10_minutes)} dead in the last ${THRESHOLDS.dead.windowMinutes} min` });
+  }
+  // Each failed push brings its message closer to the dead-letter queue: next after what is lost.
+  const pushFailures = row.push_consecutive_failures;
+  if (pushFailures !== null && pushFailures >= THRESHOLDS.push.consecutiveFailures) {
+    found.push({ reason: 'push', summary: `push failing, ${formatCount(pushFailures)} in a row` });
   }
   if (unconsumed(row)) {
     found.push({ reason: 'unconsumed', summary: `${formatCount(row.pending)} pending, no consumer` });
@@ -90,7 +106,8 @@ export function attentionOf(row: Stats): Attention[] {
     });
   }
   const growth = depthGrowth(row.depth_history);
-  if (row.enqueued_last_5_minutes > row.acked_last_5_minutes && growth !== null && growth > 0) {
+  const allowedGrowth = row.attention.backlog_growth ?? 0;
+  if (row.enqueued_last_5_minutes > row.acked_last_5_minutes && growth !== null && growth > allowedGrowth) {
     const seconds = THRESHOLDS.backlog.windowMinutes * 60;
     found.push({
       reason: 'backlog',

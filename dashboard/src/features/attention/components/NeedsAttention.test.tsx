@@ -23,6 +23,8 @@ const queue = (name: string, extra: Partial<QueueStats> = {}): QueueStats => ({
   websocket_consumers: 1,
   pollers: 0,
   depth_history: [],
+  push_consecutive_failures: null,
+  attention: { muted: false, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null },
   ...extra,
 });
 

@@ -9,6 +9,7 @@ import { useResource } from '../../../lib/useResource';
 import { useSubmit } from '../../../lib/useSubmit';
 import { clearPush, hasSecret, loadPush, rotatePushSecret, setPush } from '../api/push';
 import { NewSecret } from './NewSecret';
+import { PushDeliveryHealth } from './PushDeliveryHealth';
 
 /** A queue's push endpoint: shown to viewers; set, rotated and removed by admins. */
 export function PushSettings({ queue }: { queue: string }) {
@@ -70,6 +71,7 @@ export function PushSettings({ queue }: { queue: string }) {
           POSTs to <span className="font-mono">{current.url}</span>, at most {current.max_in_flight} at once, each given {current.timeout_seconds} s to answer.
         </p>
       )}
+      {current && <PushDeliveryHealth queue={queue} initial={current} />}
       {secret && <NewSecret queue={queue} secret={secret} onDone={() => setSecret(null)} />}
       {admin && (
         <form onSubmit={save.onSubmit} className="mt-2 flex flex-wrap items-end gap-3" aria-label={`Set the push endpoint of ${queue}`}>

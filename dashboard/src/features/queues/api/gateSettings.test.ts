@@ -22,6 +22,7 @@ const queue: Queue = {
   max_priority: null,
   fairness: 'none',
   max_in_flight_per_key: null,
+  attention: { muted: false, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null },
 };
 
 describe('the delivery gates in the settings form', () => {

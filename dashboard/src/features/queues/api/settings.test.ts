@@ -24,6 +24,7 @@ const queue: Queue = {
   max_priority: null,
   fairness: 'none',
   max_in_flight_per_key: null,
+  attention: { muted: false, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null },
 };
 
 describe('queue settings', () => {
@@ -149,5 +150,30 @@ describe('fair sharing in the settings form', () => {
     });
     const refused = new BadRequestError({ status: 400, message: 'bad', errors: [{ field: 'max_in_flight_per_key', message: 'only with fairness by_key' }] });
     expect(brokerProblems(refused)).toEqual({ maxInFlightPerKey: 'only with fairness by_key' });
+  });
+});
+
+describe('attention settings in the settings form', () => {
+  it('sends them as a whole when any changed; an emptied threshold is null (the default); a bad one says why', () => {
+    expect(settingsChanges(queue, formOf(queue)).changes).toEqual({});
+    expect(isEdited(queue, { ...formOf(queue), attentionMuted: true })).toBe(true);
+    expect(settingsChanges(queue, { ...formOf(queue), attentionMuted: true }).changes).toEqual({
+      attention: { muted: true, oldest_pending_seconds: null, backlog_growth: null, dead_per_minute: null },
+    });
+    const own: Queue = { ...queue, attention: { muted: false, oldest_pending_seconds: 7200, backlog_growth: 50, dead_per_minute: null } };
+    expect(settingsChanges(own, { ...formOf(own), attentionDeadPerMinute: '0.5' }).changes).toEqual({
+      attention: { muted: false, oldest_pending_seconds: 7200, backlog_growth: 50, dead_per_minute: 0.5 },
+    });
+    expect(settingsChanges(own, { ...formOf(own), attentionOldestPendingSeconds: ' ' }).changes).toEqual({
+      attention: { muted: false, oldest_pending_seconds: null, backlog_growth: 50, dead_per_minute: null },
+    });
+    const bad = settingsChanges(own, { ...formOf(own), attentionOldestPendingSeconds: '0', attentionDeadPerMinute: 'lots' });
+    expect(bad.changes).toEqual({});
+    expect(bad.problems).toEqual({
+      attentionOldestPendingSeconds: 'Between 1 and 2592000 seconds, or empty for the default (300).',
+      attentionDeadPerMinute: 'A number from 0 to 1000000, or empty for the default (1).',
+    });
+    const refused = new BadRequestError({ status: 400, message: 'bad', errors: [{ field: 'attention.backlog_growth', message: 'must be at least 0' }] });
+    expect(brokerProblems(refused)).toEqual({ attentionBacklogGrowth: 'must be at least 0' });
   });
 });

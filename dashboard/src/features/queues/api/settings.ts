@@ -4,9 +4,10 @@ import { gateChanges, gateFormOf, gatesEdited, type GateForm } from './gateSetti
 import { boundsChanges, boundsEdited, boundsFormOf, type BoundsForm } from './boundSettings';
 import { expiryChanges, expiryEdited, expiryFormOf, type ExpiryForm } from './expirySettings';
 import { fairnessChanges, fairnessEdited, fairnessFormOf, type FairnessForm } from './fairnessSettings';
+import { attentionChanges, attentionEdited, attentionFormOf, type AttentionField, type AttentionForm } from './attentionSettings';
 
 /** The settings form as typed: text, because an empty retention means "the broker's default" and an empty filter "no filter". */
-export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm, FairnessForm {
+export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm, FairnessForm, AttentionForm {
   ackTimeoutSeconds: string;
   maxRetries: string;
   ackedRetentionHours: string;
@@ -15,7 +16,16 @@ export interface SettingsForm extends GateForm, BoundsForm, ExpiryForm, Fairness
 }
 
 type NumberField = 'ackTimeoutSeconds' | 'maxRetries' | 'ackedRetentionHours';
-type TextField = NumberField | 'filter' | 'maxDeliveriesPerSecond' | 'maxMessages' | 'maxBytes' | 'messageTtlSeconds' | 'deadLetterTopic' | 'maxInFlightPerKey';
+type TextField =
+  | NumberField
+  | 'filter'
+  | 'maxDeliveriesPerSecond'
+  | 'maxMessages'
+  | 'maxBytes'
+  | 'messageTtlSeconds'
+  | 'deadLetterTopic'
+  | 'maxInFlightPerKey'
+  | AttentionField;
 
 /** A filter as people read it: pretty JSON, or nothing. */
 export const filterText = (filter: HeaderFilter | undefined): string => (filter ? JSON.stringify(filter, null, 2) : '');
@@ -30,6 +40,7 @@ export const formOf = (queue: Queue): SettingsForm => ({
   ...boundsFormOf(queue),
   ...expiryFormOf(queue),
   ...fairnessFormOf(queue),
+  ...attentionFormOf(queue),
 });
 
 /** Edited at all, valid or not: saving an invalid value says what is wrong with it. */
@@ -42,7 +53,8 @@ export function isEdited(queue: Queue, form: SettingsForm): boolean {
     gatesEdited(queue, form) ||
     boundsEdited(queue, form) ||
     expiryEdited(queue, form) ||
-    fairnessEdited(queue, form)
+    fairnessEdited(queue, form) ||
+    attentionEdited(queue, form)
   );
 }
 
@@ -88,6 +100,7 @@ export function settingsChanges(queue: Queue, form: SettingsForm): { changes: Qu
   boundsChanges(queue, form, changes, problems);
   expiryChanges(queue, form, changes, problems);
   fairnessChanges(queue, form, changes, problems);
+  attentionChanges(queue, form, changes, problems);
   return { changes, problems };
 }
 
@@ -103,6 +116,9 @@ const FIELD_OF: Record<string, TextField> = {
   message_ttl_seconds: 'messageTtlSeconds',
   dead_letter_topic: 'deadLetterTopic',
   max_in_flight_per_key: 'maxInFlightPerKey',
+  'attention.oldest_pending_seconds': 'attentionOldestPendingSeconds',
+  'attention.backlog_growth': 'attentionBacklogGrowth',
+  'attention.dead_per_minute': 'attentionDeadPerMinute',
 };
 
 /** A 400's field problems by form field (`filter.or[0]` belongs to the filter); empty for any other failure. */
@@ -110,7 +126,7 @@ export function brokerProblems(error: unknown): SettingsProblems {
   const problems: SettingsProblems = {};
   if (!(error instanceof BadRequestError)) return problems;
   for (const { field, message } of error.errors ?? []) {
-    const own = FIELD_OF[field.split(/[.[]/)[0] ?? ''];
+    const own = FIELD_OF[field] ?? FIELD_OF[field.split(/[.[]/)[0] ?? ''];
     if (own) problems[own] = message;
   }
   return problems;

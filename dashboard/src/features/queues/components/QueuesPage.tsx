@@ -38,7 +38,7 @@ export function QueuesPage() {
     <>
       <PageHeader
         title="Queues"
-        description="Every queue: what waits, how fast messages come in, go out and are acknowledged (per second, over the last minute), and who consumes. Open a queue for its settings, charts and messages."
+        description="Every queue: what waits, how fast messages come in, go out and are acknowledged (per second, over the last 5 minutes: the window of the attention flags), and who consumes. Open a queue for its settings, charts and messages."
       />
       {stats.loading && <Loading />}
       {stats.error !== undefined && <ErrorNotice error={stats.error} onRetry={stats.reload} />}

@@ -5,7 +5,7 @@ import { formatAge, formatCount } from '../../../lib/format';
 import { Link } from '../../../lib/router';
 import { Sparkline } from '../../../lib/ui/Sparkline';
 import { STATUS_COLOURS } from '../../../lib/ui/Status';
-import { attentionOf } from '../../attention/api/conditions';
+import { THRESHOLDS, attentionOf } from '../../attention/api/conditions';
 import { AttentionBadges } from '../../attention/components/AttentionBadges';
 import { COUNT_COLUMNS } from './columns';
 
@@ -29,17 +29,20 @@ export const queueHref = (queue: string) => `/queues/${encodeURIComponent(queue)
 const consumers = (row: QueueStats) => row.websocket_consumers + row.pollers;
 const muted = (value: number) => (value > 0 ? 'text-slate-800' : 'text-slate-600');
 
-const rateColumn = (
-  key: 'enqueued' | 'delivered' | 'acked',
-  label: string,
-  meaning: string,
-  field: 'enqueued_per_second' | 'delivered_per_second' | 'acked_per_second',
-): QueueColumn => ({
+/**
+ * The one window of this page's rates: the attention flags' (THRESHOLDS.backlog, as the alert
+ * rules), so that a flag such as "32/s in, 11/s acked" and the columns beside it say the same.
+ */
+export const RATE_WINDOW_MINUTES = THRESHOLDS.backlog.windowMinutes;
+type RateField = 'enqueued_last_5_minutes' | 'delivered_last_5_minutes' | 'acked_last_5_minutes';
+const perSecond = (row: QueueStats, field: RateField) => row[field] / (RATE_WINDOW_MINUTES * 60);
+
+const rateColumn = (key: 'enqueued' | 'delivered' | 'acked', label: string, meaning: string, field: RateField): QueueColumn => ({
   key,
   label,
-  meaning,
-  value: (row) => row[field],
-  render: (row) => <span className={`tabular-nums ${muted(row[field])}`}>{formatRate(row[field])}</span>,
+  meaning: `${meaning}, over the last ${RATE_WINDOW_MINUTES} minutes`,
+  value: (row) => perSecond(row, field),
+  render: (row) => <span className={`tabular-nums ${muted(perSecond(row, field))}`}>{formatRate(perSecond(row, field))}</span>,
 });
 
 /** The queue list's columns, in order: who it is, how much waits, how fast it moves, who serves it. */
@@ -69,9 +72,9 @@ export const QUEUE_COLUMNS: QueueColumn[] = [
       </span>
     ),
   })),
-  rateColumn('enqueued', 'In/s', 'Copies stored in this queue per second, over the last minute', 'enqueued_per_second'),
-  rateColumn('delivered', 'Delivered/s', 'Messages claimed by consumers per second, over the last minute', 'delivered_per_second'),
-  rateColumn('acked', 'Acked/s', 'Messages acknowledged per second, over the last minute', 'acked_per_second'),
+  rateColumn('enqueued', 'In/s', 'Copies stored in this queue per second', 'enqueued_last_5_minutes'),
+  rateColumn('delivered', 'Delivered/s', 'Messages claimed by consumers per second', 'delivered_last_5_minutes'),
+  rateColumn('acked', 'Acked/s', 'Messages acknowledged per second', 'acked_last_5_minutes'),
   {
     key: 'consumers',
     label: 'Consumers',

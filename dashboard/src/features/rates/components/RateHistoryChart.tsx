@@ -17,6 +17,7 @@ export function RateHistoryChart({
   lines,
   testId,
   depthTestId,
+  currentDepth,
   className,
 }: {
   title: string;
@@ -24,6 +25,8 @@ export function RateHistoryChart({
   lines: ChartLine[];
   testId?: string;
   depthTestId?: string;
+  /** The depth now (the queue's pending count): the depth chart's last point. */
+  currentDepth?: number;
   className?: string;
 }) {
   const [window, setWindow] = useState(DEFAULT_WINDOW);
@@ -35,7 +38,7 @@ export function RateHistoryChart({
       {!history.loading && history.error === undefined && (
         <div className="space-y-6">
           <RateChart buckets={history.buckets} lines={lines} window={window} testId={testId} />
-          {depthTestId && <DepthChart buckets={history.buckets} window={window} testId={depthTestId} />}
+          {depthTestId && <DepthChart buckets={history.buckets} window={window} testId={depthTestId} current={currentDepth} />}
         </div>
       )}
     </Card>

@@ -31,6 +31,8 @@ interface Props {
   summary: string;
   caption: string;
   testId?: string;
+  /** The axis always reaches each line's newest value (a gauge such as the depth: the present is never clipped). */
+  reachLatest?: boolean;
 }
 
 /**
@@ -38,9 +40,12 @@ interface Props {
  * clipped at the top and marked with its value, so it cannot flatten the rest. Pointing at the
  * chart (or arrow keys once it has focus) shows every line's value in that bucket.
  */
-export function SeriesChart({ times, series, window, format, summary, caption, testId }: Props) {
+export function SeriesChart({ times, series, window, format, summary, caption, testId, reachLatest = false }: Props) {
   const [cursor, setCursor] = useState<number | null>(null);
-  const scale = visibleScale(series.map((entry) => entry.values));
+  const scale = visibleScale(
+    series.map((entry) => entry.values),
+    { reachLatest },
+  );
   const marks = scale.clipped
     ? clipMarks(
         series.map((entry) => entry.values),

@@ -70,6 +70,7 @@ export function QueuePage() {
               lines={[ENQUEUED, DELIVERED, ACKED, DEAD]}
               testId="queue-chart"
               depthTestId="queue-depth"
+              currentDepth={stats?.pending}
             />
             <QueueConsumerList queue={name} websocketConsumers={stats?.websocket_consumers ?? 0} className="xl:col-span-2" />
           </div>

@@ -16,6 +16,8 @@ import { ExpiryFields } from './ExpiryFields';
 import { deadLettersSummary, expirySummary } from '../../api/expirySettings';
 import { prioritiesText } from '../../api/prioritySettings';
 import { fairnessText } from '../../api/fairnessSettings';
+import { attentionSummary } from '../../api/attentionSettings';
+import { AttentionFields } from './AttentionFields';
 import { brokerProblems, filterText, formOf, isEdited, saveSettings, settingsChanges, type SettingsForm, type SettingsProblems } from '../../api/settings';
 
 const retentionText = (hours: number | null) => (hours === null ? "the broker's default" : hours === 0 ? 'none (an ack deletes the message)' : `${hours} h`);
@@ -52,6 +54,9 @@ export function QueueSettings({ queue, onSaved }: { queue: Queue; onSaved: (queu
         </Setting>
         <Setting label="Dead letters" className="sm:col-span-3">
           {deadLettersSummary(queue)}
+        </Setting>
+        <Setting label="Needs attention" className="sm:col-span-3">
+          {attentionSummary(queue)}
         </Setting>
       </dl>
     );
@@ -158,6 +163,7 @@ function SettingsEditor({ queue, onSaved }: { queue: Queue; onSaved: (queue: Que
       )}
       <QueueBoundsFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <ExpiryFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
+      <AttentionFields form={form} problems={problems} onChange={(field, value) => change(field, value as SettingsForm[typeof field])} />
       <FormFailure failure={submission.failure} />
       {saved && !changed && <Notice>Settings saved.</Notice>}
       <div className="flex justify-end gap-2">
