@@ -176,9 +176,11 @@ export function boundCommits(client: pg.ClientBase, timeoutMs: number): void {
   if (watched.has(client)) return;
   watched.add(client);
   const watch = new CommitWatch(client, timeoutMs);
-  // The class's query, looked up at each call rather than bound once, so whatever wraps the class's
-  // method later (instrumentation, the tests' statement counters) still sees every statement.
+  // What the client's query is now: a wrapper of its own (TargetedClient's watch for read-only
+  // servers), or else the class's method, looked up at each call rather than bound once, so that
+  // whatever wraps the class's method later (the tests' statement counters) still sees every statement.
+  const own = Object.hasOwn(client, 'query') ? (client.query as QueryFunction) : undefined;
   const ownClass = Object.getPrototypeOf(client) as { query: QueryFunction };
-  const query: QueryFunction = (...args) => ownClass.query.apply(client, args);
+  const query: QueryFunction = own ? (...args) => own.apply(client, args) : (...args) => ownClass.query.apply(client, args);
   client.query = ((...args: Args) => watch.run(query, args)) as typeof client.query;
 }

@@ -77,7 +77,8 @@ export class TargetedClient extends pg.Client {
 
   /** 25006 on any statement: this server takes no writes now, so no connection stays on it. */
   private watchForReadOnly(): void {
-    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+    // pg.Client's query, looked up at each call, so that what wraps it later still sees every statement.
+    const query = (...args: unknown[]) => (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
     const notice = (error: unknown) => {
       if (this.at && this.purpose === 'writes' && isReadOnlyTransaction(error)) this.locator.leave(this.at);
     };
