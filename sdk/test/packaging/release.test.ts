@@ -27,8 +27,9 @@ describe('the release workflow', () => {
     expect(workflow.on).toEqual({ push: { tags: ['v*.*.*'] } });
   });
 
-  it('may mint the OIDC token provenance needs, and nothing more', () => {
-    expect(workflow.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+  it('may mint the OIDC token provenance needs, and nothing more: only the publishing job, which reads the code', () => {
+    expect(workflow.permissions).toEqual({});
+    expect(workflow.jobs.publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
   });
 
   it('checks the tag against both versions, then packs, then publishes the SDK before the CLI, both with provenance', () => {
