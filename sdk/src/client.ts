@@ -46,7 +46,8 @@ export class MiniQueue {
     this.transport = new Transport(options);
     if (options.transport !== 'http') {
       this.stream = new StreamRoute({
-        endpoint: this.socketEndpoint(),
+        // One ticket request per attempt: the stream's reconnect backoff is the retry.
+        endpoint: this.socketEndpoint({ retry: { attempts: 1 } }),
         endpoints: this.transport.endpoints,
         instanceId: options.instanceId,
         retry: retryPolicy(options.retry),
