@@ -116,7 +116,12 @@ describe('queues', () => {
       '--max-deliveries-per-second',
       '20',
     );
-    expect(created.stdout).toBe('Created queue quotes-policies on topic quotes (ack timeout 30s, max retries 5; features TTL DLX Lim Pri SAC Rate).\n');
+    // A bounded queue that refuses whole publishes (the default overflow) is told what that does on a shared topic.
+    expect(created.stdout.split('\n')).toEqual([
+      'Created queue quotes-policies on topic quotes (ack timeout 30s, max retries 5; features TTL DLX Lim Pri SAC Rate).',
+      'Note: When quotes-policies is full it refuses every publish to quotes, for every queue bound to it; --overflow reject_copy refuses only its own copy.',
+      '',
+    ]);
     await admin('queues:create', 'quotes-fair', '--topic', 'quotes', '--fairness', 'by_key');
     await admin('queues:create', 'quotes-plain', '--topic', 'quotes');
 
