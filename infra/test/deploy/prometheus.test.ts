@@ -88,7 +88,7 @@ describe('prometheus/prometheus.yml', () => {
 });
 
 describe('prometheus/alerts.yml', () => {
-  it('alerts on what operators ask: backlog, old pending messages, no consumer, dead letters, the database, group commit, 5xx and the broker being down', () => {
+  it('alerts on what operators ask: backlog, old pending messages, no consumer, dead letters, failing pushes, the database, group commit, 5xx and the broker being down', () => {
     expect(alertNames.sort()).toEqual([
       'MiniQueueBacklogGrowing',
       'MiniQueueDatabaseUnreachable',
@@ -99,6 +99,7 @@ describe('prometheus/alerts.yml', () => {
       'MiniQueueInstanceDown',
       'MiniQueueOldestPendingTooOld',
       'MiniQueuePendingWithoutConsumers',
+      'MiniQueuePushFailing',
     ]);
   });
 
